@@ -1,0 +1,35 @@
+# The two commands of the README: `make run` and `make test`. Each sets up
+# what it needs on first use (the virtual environment, Chromium for the
+# browser tests, the compiled translations), so a fresh machine needs nothing else.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+
+.PHONY: run test bench chromium clean
+
+run: $(STAMP)
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
+
+test: $(STAMP) chromium
+	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+# Debian's Chromium for the Playwright tests (no browser download: no internet here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache

@@ -1,0 +1,56 @@
+"""The Ronda scorekeeper: a web app that keeps the score of a real game."""
+
+import os
+from pathlib import Path
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from . import api, db, errors, i18n, migrations
+from .secret import load_or_create_secret
+
+ROOT = Path(__file__).resolve().parent.parent
+csrf = CSRFProtect()
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite3"),
+        MAX_CONTENT_LENGTH=api.MAX_BODY_BYTES,
+        BABEL_DEFAULT_LOCALE=i18n.DEFAULT_LANGUAGE,
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,  # a game can stay open all evening
+    )
+    app.config.from_prefixed_env()
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_or_create_secret(app.instance_path)
+
+    with app.app_context():
+        connection = db.connect(app.config["DATABASE"])
+        try:
+            migrations.migrate(connection)
+        finally:
+            connection.close()
+    app.teardown_appcontext(db.close_db)
+
+    i18n.init_app(app)
+    csrf.init_app(app)
+    csrf.exempt(api.bp)  # JSON only: a foreign page cannot send it without a preflight
+    app.register_blueprint(api.bp)
+
+    from .views import main
+
+    app.register_blueprint(main.bp)
+    errors.register_error_handlers(app)
+    return app

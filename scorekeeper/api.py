@@ -1,0 +1,88 @@
+"""The JSON API of ../shared/contract/API.md: every client drives games through it."""
+
+import json
+
+from flask import Blueprint, abort, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from . import games, store
+from .clock import utc_now
+from .db import get_db
+from .rules.errors import N_, InvalidInput
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_BODY_BYTES = 64 * 1024
+KEY_LENGTH = 100
+
+
+def _reject_constant(name: str):
+    raise ValueError(name)
+
+
+def json_body() -> dict:
+    """The request's JSON object, checked in the contract's order: 415, 413, 400."""
+    if request.mimetype != "application/json":
+        abort(415)
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        abort(413)
+    try:
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        abort(413)
+    if len(raw) > MAX_BODY_BYTES:
+        abort(413)
+    try:
+        # NaN and Infinity are not JSON; a nesting too deep is not a body we take.
+        body = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        raise InvalidInput(N_("The body is not valid JSON."))
+    if not isinstance(body, dict):
+        raise InvalidInput(N_("The body must be a JSON object."))
+    return body
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= KEY_LENGTH or not all(" " <= c <= "~" for c in key):
+        raise InvalidInput(
+            N_("Idempotency-Key takes 1 to %(length)s printable ASCII characters."),
+            length=KEY_LENGTH,
+        )
+    return key
+
+
+def _known_game(game_id: str) -> None:
+    """404 comes before every other error, so look the game up first."""
+    if not store.game_exists(get_db(), game_id):
+        raise games.GameNotFound(N_("No game has this id."))
+
+
+@bp.post("/games")
+def create_game():
+    body = json_body()
+    game, created = games.create(get_db(), body, idempotency_key(), utc_now())
+    return jsonify(games.view(game)), 201 if created else 200
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    return jsonify(games.view(games.load(get_db(), game_id)))
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str):
+    _known_game(game_id)
+    body = json_body()
+    game, _ = games.record(get_db(), game_id, body, idempotency_key(), utc_now())
+    return jsonify(games.view(game))
+
+
+@bp.post("/games/<game_id>/undo")
+def post_undo(game_id: str):
+    _known_game(game_id)
+    body = json_body()
+    game, _ = games.undo(get_db(), game_id, body, idempotency_key(), utc_now())
+    return jsonify(games.view(game))

@@ -1,0 +1,208 @@
+"""The one place that loads a game, applies an event to it and stores it.
+
+The engine decides; this module only reads the store, calls the engine and
+writes the result back, inside one write transaction per accepted request,
+committed before the caller answers.
+"""
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import sqlite_utils
+
+from . import rules, store
+from .db import write_transaction
+from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
+
+# Game ids: short, but not a counter and not guessable (10 of 31 symbols,
+# about 50 bits); no 0/o, 1/l/i to read one aloud across the table.
+ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+ID_LENGTH = 10
+
+
+class GameNotFound(ScoringError):
+    """No game has this id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: str
+    version: int
+    state: rules.State
+    created_at: str
+    updated_at: str
+
+    @property
+    def setup(self) -> rules.Setup:
+        return self.state.setup
+
+
+def new_game_id() -> str:
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def _setup_from_row(row: Mapping[str, Any]) -> rules.Setup:
+    return rules.Setup(
+        tuple(json.loads(row["sides"])),
+        row["players"],
+        rules.rules_from_dict(json.loads(row["rules"])),
+        row["first_dealer"],
+    )
+
+
+def _game_from_row(row: Mapping[str, Any]) -> Game:
+    state = rules.State.from_snapshot(json.loads(row["state"]), _setup_from_row(row))
+    return Game(row["id"], row["version"], state, row["created_at"], row["updated_at"])
+
+
+def load(db: sqlite_utils.Database, game_id: str) -> Game:
+    row = store.game_row(db, game_id)
+    if row is None:
+        raise GameNotFound(N_("No game has this id."))
+    return _game_from_row(row)
+
+
+def create(
+    db: sqlite_utils.Database, body: Any, key: str | None, now: str,
+    presets: Mapping[str, rules.HouseRules] = rules.BUILT_IN_PRESETS,
+) -> tuple[Game, bool]:
+    """Start a game; (game, True), or (the game this key already made, False)."""
+    setup = rules.parse_new_game(body, presets)
+    with write_transaction(db):
+        if key is not None:
+            existing = store.game_id_for_creation_key(db, key)
+            if existing is not None:
+                return load(db, existing), False
+        game_id = new_game_id()
+        while store.game_exists(db, game_id):
+            game_id = new_game_id()
+        state = rules.new_game(setup)
+        store.insert_game(db, {
+            "id": game_id,
+            "created_at": now,
+            "updated_at": now,
+            "sides": store.dumps(list(setup.sides)),
+            "players": setup.players,
+            "first_dealer": setup.first_dealer,
+            "rules": store.dumps(setup.rules.to_dict()),
+            "version": 0,
+            "state": store.dumps(state.snapshot()),
+            "creation_key": key,
+        })
+    return Game(game_id, 0, state, now, now), True
+
+
+def _expected_version(body: dict) -> int | None:
+    value = body.pop("expected_version", None)
+    if value is not None and (type(value) is not int or value < 0):
+        raise InvalidInput(N_("expected_version must be a whole number."))
+    return value
+
+
+def _check_version(game: Game, expected: int | None) -> None:
+    if expected is not None and expected != game.version:
+        raise RuleViolation(
+            N_("The game has changed since this screen was shown (version %(expected)s, now "
+               "%(version)s): look at it again, then retry."),
+            expected=expected, version=game.version,
+        )
+
+
+def record(
+    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str
+) -> tuple[Game, bool]:
+    """Apply one event; (game, True), or (game unchanged, False) for a key
+    already used on this game. Raises ScoringError subclasses."""
+    if not isinstance(body, dict):
+        raise InvalidInput(N_("An event must be a JSON object."))
+    body = dict(body)
+    expected = _expected_version(body)
+    with write_transaction(db):
+        game = load(db, game_id)
+        event = rules.parse_event(body, game.setup)
+        if key is not None and store.key_used(db, game_id, key):
+            return game, False
+        _check_version(game, expected)
+        state = rules.apply(game.state, event)
+        version = game.version + 1
+        store.append(db, game_id, version, "event", rules.to_dict(event), key, now)
+        store.save_state(db, game_id, version, state.snapshot(), now)
+    return Game(game_id, version, state, game.created_at, now), True
+
+
+def undo(
+    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str
+) -> tuple[Game, bool]:
+    """Take back the last standing event, whole: the state is the replay of
+    the events before it. The undone event stays in the log, marked."""
+    if not isinstance(body, dict):
+        raise InvalidInput(N_("An undo must be a JSON object."))
+    body = dict(body)
+    expected = _expected_version(body)
+    if body:
+        raise InvalidInput(N_("An undo takes no field but expected_version."))
+    with write_transaction(db):
+        game = load(db, game_id)
+        if key is not None and store.key_used(db, game_id, key):
+            return game, False
+        _check_version(game, expected)
+        standing = store.standing_events(db, game_id)
+        if not standing:
+            raise RuleViolation(N_("There is nothing to undo."))
+        undone_seq = standing[-1][0]
+        state = rules.replay(
+            game.setup, [rules.parse_event(event, game.setup) for _, event in standing[:-1]]
+        )
+        version = game.version + 1
+        store.append(db, game_id, version, "undo", {"undoes": undone_seq}, key, now)
+        store.mark_undone(db, game_id, undone_seq, version)
+        store.save_state(db, game_id, version, state.snapshot(), now)
+    return Game(game_id, version, state, game.created_at, now), True
+
+
+def replay_log(db: sqlite_utils.Database, game_id: str) -> rules.State:
+    """The state rebuilt from the stored log alone (the snapshot ignored)."""
+    game = load(db, game_id)
+    events = [rules.parse_event(e, game.setup) for _, e in store.standing_events(db, game_id)]
+    return rules.replay(game.setup, events)
+
+
+def view(game: Game) -> dict[str, Any]:
+    """The game's state as the JSON API shows it (API.md "Game state")."""
+    state = game.state
+    setup = state.setup
+    pool = state.pool if state.awaiting_reveal else None
+    return {
+        "id": game.id,
+        "sides": list(setup.sides),
+        "players": setup.players,
+        "rules": setup.rules.to_dict(),
+        "scores": list(state.scores),
+        "finished": state.finished,
+        "winner": state.winner,
+        "hand": state.hand,
+        "deal": state.deal,
+        "chain": None if state.chain is None else {
+            "side": state.chain.side, "value": state.chain_value(),
+        },
+        "awaiting_reveal": state.awaiting_reveal,
+        "version": game.version,
+        # Beyond the contract: what a scoreboard needs to show.
+        "deals_per_hand": setup.deals_per_hand,
+        "last_deal": state.last_deal,
+        "dealer": state.dealer,
+        "first_dealer": setup.first_dealer,
+        "announced": state.announced,
+        "played": state.played,
+        "pending_announcements": None if pool is None else {
+            "kind": pool.kind, "total": pool.total,
+            "contenders": list(pool.contenders), "ranks": list(pool.ranks),
+        },
+        "last_gains": [
+            {"kind": g.kind, "points": list(g.points), "value": g.value} for g in state.gains
+        ],
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+    }

@@ -1,0 +1,36 @@
+"""The engine's two errors: bad input (400) and a move the rules refuse (409).
+
+Each carries a sentence for the scorer as a message template with named
+parameters, so the web layer can translate the template before filling it in.
+The engine itself never imports a translation library.
+"""
+
+
+def N_(message: str) -> str:
+    """Mark a message for translation extraction; returns it unchanged."""
+    return message
+
+
+class ScoringError(Exception):
+    """A sentence a scorer can act on: `message % params` once translated."""
+
+    def __init__(self, message: str, **params):
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+    def sentence(self, translate=lambda message: message) -> str:
+        """The sentence, through `translate` (a gettext) when given."""
+        text = translate(self.message)
+        return text % self.params if self.params else text
+
+    def __str__(self) -> str:
+        return self.sentence()
+
+
+class InvalidInput(ScoringError):
+    """The input is malformed or out of range, whatever the game's state."""
+
+
+class RuleViolation(ScoringError):
+    """The input is well formed but the game's state or the rules refuse it."""

@@ -1,0 +1,276 @@
+"""The events a scorer records, and how they are read from plain data.
+
+`parse_event` checks everything that does not depend on the game's state
+(shape, types, ranges: InvalidInput, a 400); the engine checks the rest
+(RuleViolation, a 409). `to_dict` gives the canonical form that is stored.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+from .errors import N_, InvalidInput
+from .houserules import is_whole
+from .state import Setup
+
+RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+KINDS = ("ronda", "double_ronda", "tringa")
+LAST_TRICK_OUTCOMES = ("twelve", "one", "missed")
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    side: int
+    kind: str
+    rank: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    announcements: tuple[Announcement, ...]
+    type = "announce"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    ranks: tuple[int | None, ...]
+    type = "reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    side: int
+    value: int
+    type = "hit"
+
+
+@dataclass(frozen=True, slots=True)
+class ChainEnd:
+    type = "chain_end"
+
+
+@dataclass(frozen=True, slots=True)
+class Missa:
+    side: int
+    last_card: bool = False
+    type = "missa"
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    type = "next_deal"
+
+
+@dataclass(frozen=True, slots=True)
+class EndHand:
+    cards: tuple[int | None, ...]
+    type = "end_hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    side: int
+    points: int
+    note: str = ""
+    type = "adjust"
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenRonda:
+    """`side` hid a Ronda and was found out: its opponents get the penalty."""
+
+    side: int
+    type = "hidden_ronda"
+
+
+@dataclass(frozen=True, slots=True)
+class DealerLastTrick:
+    """How the hand's dealer took (or missed) the last trick."""
+
+    outcome: str
+    type = "dealer_last_trick"
+
+
+Event = Union[
+    Announce, Reveal, Hit, ChainEnd, Missa, NextDeal, EndHand, Adjust,
+    HiddenRonda, DealerLastTrick,
+]
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The canonical plain form of an event (what is stored and exported)."""
+    if isinstance(event, Announce):
+        return {
+            "type": event.type,
+            "announcements": [
+                {"side": a.side, "kind": a.kind, "rank": a.rank} for a in event.announcements
+            ],
+        }
+    data = {"type": event.type}
+    for name in event.__slots__:
+        value = getattr(event, name)
+        data[name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+# -- reading plain data -------------------------------------------------------
+
+# Fields each event type knows besides `type`; `expected_version` is read by
+# the shell before the event gets here.
+_FIELDS = {
+    "announce": {"announcements"},
+    "reveal": {"ranks"},
+    "hit": {"side", "value"},
+    "chain_end": set(),
+    "missa": {"side", "last_card"},
+    "next_deal": set(),
+    "end_hand": {"cards"},
+    "adjust": {"side", "points", "note"},
+    "hidden_ronda": {"side"},
+    "dealer_last_trick": {"outcome"},
+}
+EVENT_TYPES = tuple(_FIELDS)
+NOTE_LENGTH = 200
+ADJUST_LIMIT = 50
+
+
+def parse_event(data: Any, setup: Setup) -> Event:
+    """An event from plain data, for the game set up as `setup`; raises InvalidInput."""
+    if not isinstance(data, Mapping):
+        raise InvalidInput(N_("An event must be a JSON object."))
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise InvalidInput(
+            N_("Unknown event type. Use one of: %(types)s."), types=", ".join(EVENT_TYPES)
+        )
+    unknown = sorted(set(data) - _FIELDS[kind] - {"type"})
+    if unknown:
+        raise InvalidInput(
+            N_("The event %(type)s has no field %(field)s."), type=kind, field=str(unknown[0])[:40]
+        )
+    present = {k: v for k, v in data.items() if v is not None}
+    return _PARSERS[kind](present, setup)
+
+
+def _side(data: Mapping, sides: int, field: str = "side") -> int:
+    value = data.get(field)
+    if not is_whole(value) or not 0 <= value < sides:
+        raise InvalidInput(
+            N_("%(field)s must be the number of a side, from 0 to %(last)s."),
+            field=field, last=sides - 1,
+        )
+    return value
+
+
+def _rank(value: Any) -> int:
+    if not is_whole(value) or value not in RANKS:
+        raise InvalidInput(N_("A rank is one of 1 to 7, 10, 11 or 12."))
+    return value
+
+
+def _per_side(data: Mapping, field: str, sides: int) -> list:
+    value = data.get(field)
+    if not isinstance(value, list) or len(value) != sides:
+        raise InvalidInput(
+            N_("%(field)s must be a list with one entry per side (%(sides)s)."),
+            field=field, sides=sides,
+        )
+    return value
+
+
+def _announce(data, setup):
+    entries = data.get("announcements")
+    if not isinstance(entries, list) or not 1 <= len(entries) <= 4:
+        raise InvalidInput(N_("announcements must be a list of 1 to 4 announcements."))
+    announcements = []
+    for entry in entries:
+        if not isinstance(entry, Mapping) or set(entry) - {"side", "kind", "rank"}:
+            raise InvalidInput(
+                N_("Each announcement is an object with side, kind and an optional rank.")
+            )
+        side = _side(entry, setup.side_count)
+        kind = entry.get("kind")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise InvalidInput(N_("An announcement's kind is ronda, double_ronda or tringa."))
+        rank = entry.get("rank")
+        announcements.append(Announcement(side, kind, None if rank is None else _rank(rank)))
+    # One announcement per player: a side of two partners makes at most two.
+    per_side = setup.players // setup.side_count
+    for side in range(setup.side_count):
+        if sum(a.side == side for a in announcements) > per_side:
+            raise InvalidInput(
+                N_("A side can make at most %(count)s announcement(s) per deal: one per player."),
+                count=per_side,
+            )
+    return Announce(tuple(announcements))
+
+
+def _reveal(data, setup):
+    ranks = _per_side(data, "ranks", setup.side_count)
+    return Reveal(tuple(None if r is None else _rank(r) for r in ranks))
+
+
+def _hit(data, setup):
+    side = _side(data, setup.side_count)
+    value = data.get("value")
+    if not is_whole(value) or setup.rules.hit_step(value) < 0:
+        a, b, c = setup.rules.hits
+        raise InvalidInput(N_("A hit is worth %(a)s, %(b)s or %(c)s."), a=a, b=b, c=c)
+    return Hit(side, value)
+
+
+def _missa(data, setup):
+    last_card = data.get("last_card", False)
+    if not isinstance(last_card, bool):
+        raise InvalidInput(N_("last_card takes true or false."))
+    return Missa(_side(data, setup.side_count), last_card)
+
+
+def _end_hand(data, setup):
+    cards = _per_side(data, "cards", setup.side_count)
+    if sum(c is None for c in cards) != 1:
+        raise InvalidInput(
+            N_("Give the card count of every side but one: exactly one entry is null.")
+        )
+    given = [c for c in cards if c is not None]
+    if not all(is_whole(c) and 0 <= c <= 40 for c in given):
+        raise InvalidInput(N_("A card count is a whole number from 0 to 40."))
+    if sum(given) > 40:
+        raise InvalidInput(
+            N_("These counts make more than the deck's 40 cards (%(total)s)."), total=sum(given)
+        )
+    return EndHand(tuple(cards))
+
+
+def _adjust(data, setup):
+    side = _side(data, setup.side_count)
+    points = data.get("points")
+    if not is_whole(points) or points == 0 or abs(points) > ADJUST_LIMIT:
+        raise InvalidInput(
+            N_("points must be a whole number from -%(limit)s to %(limit)s, not 0."),
+            limit=ADJUST_LIMIT,
+        )
+    note = data.get("note", "")
+    if not isinstance(note, str) or len(note.strip()) > NOTE_LENGTH:
+        raise InvalidInput(N_("A note is text of at most %(length)s characters."), length=NOTE_LENGTH)
+    return Adjust(side, points, note.strip())
+
+
+def _dealer_last_trick(data, setup):
+    outcome = data.get("outcome")
+    if not isinstance(outcome, str) or outcome not in LAST_TRICK_OUTCOMES:
+        raise InvalidInput(N_("outcome is one of: twelve, one, missed."))
+    return DealerLastTrick(outcome)
+
+
+_PARSERS = {
+    "announce": _announce,
+    "reveal": _reveal,
+    "hit": _hit,
+    "chain_end": lambda data, setup: ChainEnd(),
+    "missa": _missa,
+    "next_deal": lambda data, setup: NextDeal(),
+    "end_hand": _end_hand,
+    "adjust": _adjust,
+    "hidden_ronda": lambda data, setup: HiddenRonda(_side(data, setup.side_count)),
+    "dealer_last_trick": _dealer_last_trick,
+}

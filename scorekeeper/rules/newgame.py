@@ -1,0 +1,53 @@
+"""Reading a new game's set-up (sides, players, rules) from plain data."""
+
+from typing import Any, Mapping
+
+from .errors import N_, InvalidInput
+from .houserules import BUILT_IN_PRESETS, HouseRules, is_whole, rules_from_spec
+from .state import Setup
+
+NAME_LENGTH = 40
+NEW_GAME_FIELDS = {"sides", "players", "rules", "first_dealer"}
+
+
+def parse_new_game(
+    data: Any, presets: Mapping[str, HouseRules] = BUILT_IN_PRESETS
+) -> Setup:
+    """The set-up of `{"sides": [...], "players": n, "rules": {...}}`; raises InvalidInput."""
+    if not isinstance(data, Mapping):
+        raise InvalidInput(N_("A new game must be a JSON object."))
+    unknown = sorted(set(data) - NEW_GAME_FIELDS)
+    if unknown:
+        raise InvalidInput(N_("A new game has no field %(field)s."), field=str(unknown[0])[:40])
+    sides = parse_sides(data.get("sides"))
+    players = data.get("players")
+    if players is None:
+        players = len(sides)
+    if not is_whole(players) or players not in (2, 3, 4):
+        raise InvalidInput(N_("players must be 2, 3 or 4."))
+    if (players == 3) != (len(sides) == 3):
+        raise InvalidInput(
+            N_("2 or 4 players play as 2 sides, 3 players as 3 sides.")
+        )
+    first_dealer = data.get("first_dealer")
+    if first_dealer is None:
+        first_dealer = 0
+    if not is_whole(first_dealer) or not 0 <= first_dealer < len(sides):
+        raise InvalidInput(N_("first_dealer must be the number of a side."))
+    return Setup(sides, players, rules_from_spec(data.get("rules"), presets), first_dealer)
+
+
+def parse_sides(value: Any) -> tuple[str, ...]:
+    """2 or 3 names, trimmed, 1 to 40 characters, unique ignoring case."""
+    if not isinstance(value, list) or not 2 <= len(value) <= 3:
+        raise InvalidInput(N_("sides must be a list of 2 or 3 names."))
+    if not all(isinstance(name, str) for name in value):
+        raise InvalidInput(N_("Each side's name must be text."))
+    names = tuple(name.strip() for name in value)
+    if not all(1 <= len(name) <= NAME_LENGTH for name in names):
+        raise InvalidInput(
+            N_("Each side's name takes 1 to %(length)s characters."), length=NAME_LENGTH
+        )
+    if len({name.casefold() for name in names}) != len(names):
+        raise InvalidInput(N_("Each side needs its own name."))
+    return names

@@ -1,0 +1,99 @@
+"""Games and their append-only event logs in SQLite.
+
+Plain rows in, plain rows out: what the rows mean is `games.py`'s business.
+Callers wrap writes that belong together in `db.write_transaction`.
+"""
+
+import json
+from typing import Any, Iterator
+
+import sqlite_utils
+
+GAME_COLUMNS = (
+    "id", "created_at", "updated_at", "sides", "players", "first_dealer", "rules",
+    "version", "state", "creation_key",
+)
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def game_row(db: sqlite_utils.Database, game_id: str) -> dict | None:
+    cursor = db.execute(
+        f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE id = ?", [game_id]
+    )
+    row = cursor.fetchone()
+    return None if row is None else dict(zip(GAME_COLUMNS, row))
+
+
+def game_exists(db: sqlite_utils.Database, game_id: str) -> bool:
+    return db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+
+
+def game_id_for_creation_key(db: sqlite_utils.Database, key: str) -> str | None:
+    row = db.execute("SELECT id FROM games WHERE creation_key = ?", [key]).fetchone()
+    return None if row is None else row[0]
+
+
+def insert_game(db: sqlite_utils.Database, row: dict) -> None:
+    columns = ", ".join(row)
+    marks = ", ".join("?" for _ in row)
+    db.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", list(row.values()))
+
+
+def key_used(db: sqlite_utils.Database, game_id: str, key: str) -> bool:
+    cursor = db.execute(
+        "SELECT 1 FROM events WHERE game_id = ? AND idempotency_key = ?", [game_id, key]
+    )
+    return cursor.fetchone() is not None
+
+
+def append(
+    db: sqlite_utils.Database, game_id: str, seq: int, action: str, payload: dict,
+    key: str | None, now: str,
+) -> None:
+    db.execute(
+        "INSERT INTO events (game_id, seq, action, payload, idempotency_key, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [game_id, seq, action, dumps(payload), key, now],
+    )
+
+
+def save_state(
+    db: sqlite_utils.Database, game_id: str, version: int, state: dict, now: str
+) -> None:
+    db.execute(
+        "UPDATE games SET version = ?, state = ?, updated_at = ? WHERE id = ?",
+        [version, dumps(state), now, game_id],
+    )
+
+
+def mark_undone(db: sqlite_utils.Database, game_id: str, seq: int, by: int) -> None:
+    db.execute(
+        "UPDATE events SET undone_by = ? WHERE game_id = ? AND seq = ?", [by, game_id, seq]
+    )
+
+
+def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, dict]]:
+    """The game's events that are not undone, oldest first: (seq, event)."""
+    cursor = db.execute(
+        "SELECT seq, payload FROM events WHERE game_id = ? AND action = 'event'"
+        " AND undone_by IS NULL ORDER BY seq",
+        [game_id],
+    )
+    return [(seq, json.loads(payload)) for seq, payload in cursor]
+
+
+def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:
+    """Every record of a game's log, undone ones included, oldest first."""
+    cursor = db.execute(
+        "SELECT seq, action, payload, idempotency_key, undone_by, created_at FROM events"
+        " WHERE game_id = ? ORDER BY seq",
+        [game_id],
+    )
+    for seq, action, payload, key, undone_by, created_at in cursor:
+        yield {
+            "seq": seq, "action": action, "payload": json.loads(payload),
+            "idempotency_key": key, "undone_by": undone_by, "created_at": created_at,
+        }

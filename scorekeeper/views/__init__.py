@@ -1,0 +1,1 @@
+"""The HTML pages: thin blueprints over games.py and the engine."""

@@ -1,0 +1,42 @@
+import pytest
+
+from scorekeeper import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3")})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def api(client):
+    """A small JSON API client: api.post(path, body) -> response."""
+
+    class Api:
+        def post(self, path, body=None, **kwargs):
+            return client.post(path, json={} if body is None else body, **kwargs)
+
+        def get(self, path):
+            return client.get(path)
+
+        def new_game(self, **body):
+            body.setdefault("sides", ["A", "B"])
+            response = self.post("/api/games", body)
+            assert response.status_code == 201, response.get_json()
+            return response.get_json()
+
+        def event(self, game_id, **event):
+            return self.post(f"/api/games/{game_id}/events", event)
+
+        def undo(self, game_id, body=None):
+            return self.post(f"/api/games/{game_id}/undo", body)
+
+        def state(self, game_id):
+            return client.get(f"/api/games/{game_id}").get_json()
+
+    return Api()
