@@ -5,17 +5,21 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 5000
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test bench chromium clean
+.PHONY: run test bench chromium translations clean
 
-run: $(STAMP)
+run: $(STAMP) translations
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium translations
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+
+# The .po sources are compiled on every run; the .mo files are not committed.
+translations: $(STAMP)
+	@$(BIN)/pybabel compile -d translations 2>&1 | grep -v '^compiling' || true
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

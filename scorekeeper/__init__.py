@@ -6,7 +6,7 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import api, db, errors, i18n, migrations
+from . import api, assets, db, describe, errors, forms, i18n, migrations
 from .secret import load_or_create_secret
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,8 +49,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(api.bp)  # JSON only: a foreign page cannot send it without a preflight
     app.register_blueprint(api.bp)
 
-    from .views import main
+    assets.init_app(app)
+    describe.init_app(app)
+    forms.init_app(app)
+
+    from .views import games, main
 
     app.register_blueprint(main.bp)
+    app.register_blueprint(games.bp)
     errors.register_error_handlers(app)
     return app

@@ -206,3 +206,9 @@ def view(game: Game) -> dict[str, Any]:
         "created_at": game.created_at,
         "updated_at": game.updated_at,
     }
+
+
+def latest_running(db: sqlite_utils.Database) -> Game | None:
+    """The game in progress touched last, to resume in one tap."""
+    game_id = store.latest_running_game_id(db)
+    return None if game_id is None else load(db, game_id)

@@ -97,3 +97,12 @@ def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:
             "seq": seq, "action": action, "payload": json.loads(payload),
             "idempotency_key": key, "undone_by": undone_by, "created_at": created_at,
         }
+
+
+def latest_running_game_id(db: sqlite_utils.Database) -> str | None:
+    """The unfinished game touched last."""
+    row = db.execute(
+        "SELECT id FROM games WHERE json_extract(state, '$.finished') = 0"
+        " ORDER BY updated_at DESC LIMIT 1"
+    ).fetchone()
+    return None if row is None else row[0]

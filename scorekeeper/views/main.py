@@ -1,10 +1,13 @@
-"""The home page."""
+"""The home page: resume the game in progress, or start one, in one tap."""
 
 from flask import Blueprint, render_template
+
+from .. import games
+from ..db import get_db
 
 bp = Blueprint("main", __name__)
 
 
 @bp.get("/")
 def index():
-    return render_template("main/index.html")
+    return render_template("main/index.html", running=games.latest_running(get_db()))

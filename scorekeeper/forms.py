@@ -1,0 +1,63 @@
+"""Flask-WTF forms. Every form that changes a game carries a one-time token:
+it becomes the request's Idempotency-Key, so a double tap, a resubmission
+or a retry after a timeout is applied once."""
+
+import secrets
+
+from markupsafe import Markup
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from .rules.newgame import NAME_LENGTH
+
+TOKEN_LENGTH = 100
+
+
+def one_time_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class TokenForm(FlaskForm):
+    token = HiddenField(validators=[DataRequired(), Length(max=TOKEN_LENGTH)])
+
+
+class PlayForm(TokenForm):
+    """The scoreboard's taps: the pressed button sends its move."""
+
+    move = HiddenField(validators=[DataRequired(), Length(max=60)])
+    back = HiddenField(validators=[Optional(), Length(max=300)])
+
+
+class UndoForm(TokenForm):
+    # The version the scorer saw: an undo from an out-of-date screen is refused
+    # instead of undoing another phone's tap.
+    expected_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+
+
+class NewGameForm(TokenForm):
+    players = RadioField(
+        _l("Players"),
+        choices=[("2", _l("2 players")), ("3", _l("3 players")), ("4", _l("4 players, two teams"))],
+        default="2",
+    )
+    name0 = StringField(_l("First side"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
+    name1 = StringField(_l("Second side"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
+    name2 = StringField(_l("Third side (3 players)"), validators=[Optional(), Length(max=NAME_LENGTH)])
+    preset = SelectField(_l("Rules"), default="appli")
+    first_dealer = RadioField(
+        _l("First dealer"), choices=[("0", "1"), ("1", "2"), ("2", "3")], default="0"
+    )
+
+
+def hidden_keys(form: FlaskForm) -> Markup:
+    """A form's CSRF and one-time token fields, without ids: a page holds
+    several forms, and ids must stay unique."""
+    csrf = getattr(form, "csrf_token", None)  # absent when CSRF is off (tests)
+    return Markup(csrf(id=False) if csrf else "") + Markup(form.token(id=False))
+
+
+def init_app(app) -> None:
+    app.jinja_env.globals["hidden_keys"] = hidden_keys

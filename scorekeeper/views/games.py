@@ -1,0 +1,182 @@
+"""The scoreboard: start a game, keep its score one tap at a time, see the result.
+
+Every action is a CSRF-protected form POST answered by a redirect; a
+request from the page's script (header X-Board) gets the updated board
+instead, to swap in place.
+"""
+
+import json
+import re
+
+from flask import (
+    Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
+)
+from flask_babel import gettext
+
+from werkzeug.datastructures import MultiDict
+
+from .. import board as boards
+from .. import games, rules
+from ..clock import utc_now
+from ..db import get_db
+from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
+from ..errors import status_of
+from ..rules.errors import N_, InvalidInput, ScoringError
+
+bp = Blueprint("games", __name__)
+
+SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
+DEFAULT_NAMES = ("Nous", "Eux", "Vous")
+
+
+def _wants_board() -> bool:
+    return request.headers.get("X-Board") == "1"
+
+
+def _load(game_id: str) -> games.Game:
+    try:
+        return games.load(get_db(), game_id)
+    except games.GameNotFound:
+        abort(404)
+
+
+INCOMPLETE_FORM = N_("This button's form is incomplete: reload the page and tap again.")
+
+
+def _cards_from_query(args: MultiDict) -> list[int] | None:
+    """The end-of-hand sheet's counts so far (20 each until the scorer says)."""
+    if args.get("sheet") != "end":
+        return None
+    counts = []
+    for side in range(2):
+        value = args.get(f"cards{side}", "20")
+        counts.append(max(0, min(40, int(value))) if value.isdigit() else 20)
+    return counts
+
+
+def render_board(
+    game: games.Game, args: MultiDict | None = None, error: str | None = None, status: int = 200
+):
+    """The board page, or only the board for the page's script. `args` are the
+    board's own query (draft announcements, open sheet)."""
+    args = request.args if args is None else args
+    draft = boards.parse_draft(args.getlist("a"), game.setup)
+    board = boards.build(get_db(), game, draft, gettext, _cards_from_query(args))
+    template = "games/_board.html" if _wants_board() else "games/board.html"
+    html = render_template(
+        template,
+        board=board,
+        sheet=args.get("sheet"),
+        play_form=PlayForm(formdata=None, token=one_time_token()),
+        undo_form=UndoForm(formdata=None, token=one_time_token(),
+                           expected_version=game.version),
+        rematch_form=PlayForm(formdata=None, token=one_time_token(), move="rematch"),
+        back=request.query_string.decode()[:300] if args is request.args else "",
+        error=error,
+    )
+    return Response(html, status=status, headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/games/<game_id>")
+def show(game_id: str):
+    return render_board(_load(game_id))
+
+
+def _after_action(game_id: str, error: ScoringError | None = None, back: str = ""):
+    """Where an action leads: the updated board for the script, else a redirect."""
+    if error is not None:
+        sentence = error.sentence(gettext)
+        if _wants_board():
+            return render_board(_load(game_id), error=sentence, status=status_of(error))
+        flash(sentence, "error")
+        target = url_for("games.show", game_id=game_id)
+        if SAFE_BACK.fullmatch("?" + back):
+            target += "?" + back if back else ""
+        return redirect(target, 303)
+    if _wants_board():
+        # A done action closes the draft and the sheet it came from.
+        response = render_board(_load(game_id), MultiDict())
+        response.headers["X-Board-URL"] = url_for("games.show", game_id=game_id)
+        return response
+    return redirect(url_for("games.show", game_id=game_id), 303)
+
+
+@bp.post("/games/<game_id>/play")
+def play(game_id: str):
+    game = _load(game_id)
+    form = PlayForm()
+    if not form.validate():
+        return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
+    move = form.move.data
+    event = boards.event_for_move(move, request.form, game.setup)
+    key = f"form:{form.token.data}:{move}"
+    try:
+        games.record(get_db(), game_id, event, key, utc_now())
+    except ScoringError as error:
+        return _after_action(game_id, error, form.back.data or "")
+    return _after_action(game_id)
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    _load(game_id)
+    form = UndoForm()
+    if not form.validate():
+        return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
+    body = {"expected_version": form.expected_version.data}
+    try:
+        games.undo(get_db(), game_id, body, f"form:{form.token.data}:undo", utc_now())
+    except ScoringError as error:
+        return _after_action(game_id, error)
+    return _after_action(game_id)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str):
+    """A new game with the same sides and rules; the deal passes on."""
+    setup = _load(game_id).setup
+    form = PlayForm()
+    if not form.validate():
+        abort(400)
+    body = {
+        "sides": list(setup.sides),
+        "players": setup.players,
+        "rules": setup.rules.to_dict(),
+        "first_dealer": (setup.first_dealer + 1) % setup.side_count,
+    }
+    game, _ = games.create(get_db(), body, f"rematch:{form.token.data}", utc_now())
+    return redirect(url_for("games.show", game_id=game.id), 303)
+
+
+def _last_names() -> list[str]:
+    row = get_db().execute("SELECT sides FROM games ORDER BY created_at DESC LIMIT 1").fetchone()
+    names = json.loads(row[0]) if row else []
+    return (names + list(DEFAULT_NAMES))[:3] if names else list(DEFAULT_NAMES)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new():
+    form = NewGameForm()
+    form.preset.choices = [(name, name) for name in rules.BUILT_IN_PRESETS]
+    if request.method == "GET":
+        names = _last_names()
+        form.name0.data, form.name1.data, form.name2.data = names
+        form.token.data = one_time_token()
+    elif form.validate():
+        players = int(form.players.data)
+        sides = [form.name0.data, form.name1.data] + ([form.name2.data or ""] if players == 3 else [])
+        first_dealer = int(form.first_dealer.data)
+        body = {
+            "sides": sides,
+            "players": players,
+            "rules": {"preset": form.preset.data},
+            "first_dealer": first_dealer if first_dealer < len(sides) else 0,
+        }
+        try:
+            game, _ = games.create(get_db(), body, f"new:{form.token.data}", utc_now())
+        except ScoringError as error:
+            form.form_errors.append(error.sentence(gettext))
+        else:
+            return redirect(url_for("games.show", game_id=game.id), 303)
+    status = 400 if form.errors or form.form_errors else 200
+    return render_template("games/new.html", form=form), status

@@ -1,0 +1,159 @@
+// Progressive enhancement of the pages, which all work without it:
+// a tap updates the board in place (no reload), with a haptic tick; the
+// screen stays awake while a game is open; changes made on another phone
+// show up within two seconds. Every action stays a form POST: its one-time
+// token makes a retry after a network failure safe.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  var POLL_MS = 1500;
+  var RETRIES = [400, 1200, 3000];
+  var busy = 0;
+  var queue = Promise.resolve();
+
+  function board() { return document.getElementById("board"); }
+
+  function tick() { if (navigator.vibrate) { navigator.vibrate(12); } }
+
+  function showError(text) {
+    var current = board();
+    if (!current) { return; }
+    var note = document.createElement("p");
+    note.className = "flash flash-error";
+    note.setAttribute("role", "alert");
+    note.textContent = text;
+    current.prepend(note);
+  }
+
+  // Put the server's board in place of ours, keeping focus on a count field.
+  function swap(page, url) {
+    var fresh = page.getElementById("board");
+    var current = board();
+    if (!current) { return; }
+    var focused = document.activeElement && document.activeElement.id;
+    current.replaceWith(fresh);
+    if (url) { history.replaceState(null, "", url); }
+    if (focused && focused.indexOf("cards") === 0) {
+      var field = document.getElementById(focused);
+      if (field) { field.focus(); }
+    }
+  }
+
+  function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  function request(url, options, attempt) {
+    options.headers = { "X-Board": "1" };
+    options.credentials = "same-origin";
+    return fetch(url, options).then(function (response) {
+      return response.text().then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        if (!page.getElementById("board")) {
+          // An error page (the store unreachable...): say it, keep the board.
+          var alert = page.querySelector("[role=alert]");
+          showError(alert ? alert.textContent : response.statusText);
+          return;
+        }
+        swap(page, response.headers.get("X-Board-URL") || (options.method === "GET" ? url : null));
+      });
+    }, function () {
+      // No answer: send the very same form again; its token makes it count once.
+      if (attempt < RETRIES.length) {
+        return wait(RETRIES[attempt]).then(function () { return request(url, options, attempt + 1); });
+      }
+      var current = board();
+      showError(current ? current.dataset.offline : "");
+    });
+  }
+
+  // Taps run one after the other, in the order they were made.
+  function enqueue(url, options) {
+    busy += 1;
+    queue = queue.then(function () { return request(url, options, 0); })
+      .finally(function () { busy -= 1; });
+    return queue;
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.closest("#board")) { return; }
+    event.preventDefault();
+    var submitter = event.submitter;
+    if (form.method.toLowerCase() === "get") {
+      enqueue(form.action + "?" + new URLSearchParams(new FormData(form)), { method: "GET" });
+      return;
+    }
+    var data = new FormData(form);
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    if (submitter) { submitter.classList.add("pressed"); }
+    tick();
+    enqueue(form.action, { method: "POST", body: data });
+  });
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-swap]");
+    if (!link || event.defaultPrevented || event.metaKey || event.ctrlKey) { return; }
+    event.preventDefault();
+    if (link.getAttribute("aria-disabled") === "true") { return; }
+    link.classList.add("pressed");
+    tick();
+    enqueue(link.href, { method: "GET" });
+  });
+
+  // The end-of-hand count: the sheet follows what is typed.
+  var typing = null;
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest("form[data-live-form]");
+    if (!form) { return; }
+    clearTimeout(typing);
+    typing = setTimeout(function () {
+      enqueue(form.action + "?" + new URLSearchParams(new FormData(form)), { method: "GET" });
+    }, 300);
+  });
+
+  // Several phones on one game: follow the game's version.
+  function poll() {
+    var current = board();
+    if (!current || busy || document.visibilityState !== "visible") { return; }
+    fetch("/api/games/" + current.dataset.game, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (game) {
+        var now = board();
+        if (game && now && !busy && String(game.version) !== now.dataset.version) {
+          enqueue(window.location.href, { method: "GET" });
+        }
+      }, function () {});
+  }
+
+  // Keep the screen on while a game is open.
+  var wakeLock = null;
+  function keepAwake() {
+    var current = board();
+    if (!current || current.dataset.live !== "1" || !("wakeLock" in navigator)) { return; }
+    if (document.visibilityState === "visible" && !wakeLock) {
+      navigator.wakeLock.request("screen").then(function (lock) {
+        wakeLock = lock;
+        lock.addEventListener("release", function () { wakeLock = null; });
+      }, function () {});
+    }
+  }
+
+  // The new-game form: the third name only with three players.
+  function followPlayers() {
+    var form = document.querySelector(".new-game");
+    if (!form) { return; }
+    var update = function () {
+      var checked = form.querySelector("input[name=players]:checked");
+      form.classList.toggle("three", !!checked && checked.value === "3");
+    };
+    form.addEventListener("change", update);
+    update();
+  }
+
+  if (board()) {
+    setInterval(poll, POLL_MS);
+    document.addEventListener("visibilitychange", keepAwake);
+    keepAwake();
+  }
+  followPlayers();
+}());
