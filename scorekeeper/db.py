@@ -11,9 +11,12 @@ from flask import current_app, g
 BUSY_TIMEOUT_SECONDS = 5
 
 
-def connect(path: str) -> sqlite_utils.Database:
-    """A connection to the store; every commit reaches the disk before it returns."""
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+def connect(path: str, timeout: float = BUSY_TIMEOUT_SECONDS) -> sqlite_utils.Database:
+    """A connection to the store; every commit reaches the disk before it returns.
+    `path` may be a `file:` URI (e.g. `?mode=ro` for a read-only store)."""
+    conn = sqlite3.connect(
+        path, timeout=timeout, check_same_thread=False, uri=path.startswith("file:")
+    )
     db = sqlite_utils.Database(conn, execute_plugins=False)
     # FULL: in WAL mode, NORMAL may lose the last commits on a power cut.
     db.execute("PRAGMA synchronous=FULL")
@@ -23,7 +26,8 @@ def connect(path: str) -> sqlite_utils.Database:
 
 def get_db() -> sqlite_utils.Database:
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        config = current_app.config
+        g.db = connect(config["DATABASE"], config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT_SECONDS))
     return g.db
 
 

@@ -1,0 +1,80 @@
+"""Opening the store at start-up: a backup first, then the migrations.
+
+A store that cannot be opened (corrupt, locked past the busy timeout, not
+readable) must not stop the server with a traceback: the app starts anyway,
+logs one line that says what is wrong and how to mend it, and answers every
+request with an error page (JSON under /api/) until the store opens again,
+which it tries once per request.
+"""
+
+import sqlite3
+import threading
+
+from flask import Flask
+from flask_babel import gettext
+
+from . import backup, db, migrations
+from .errors import error_answer
+from .rules.errors import N_
+
+STORE_BROKEN = N_("The score store cannot be opened (%(reason)s). Nothing was changed. The "
+                  "person running the scorekeeper can restore a backup with: flask --app "
+                  "scorekeeper restore <file>")
+
+
+def migrate(app: Flask) -> None:
+    connection = db.connect(
+        app.config["DATABASE"], app.config.get("DB_BUSY_TIMEOUT", db.BUSY_TIMEOUT_SECONDS)
+    )
+    try:
+        migrations.migrate(connection)
+    finally:
+        connection.close()
+
+
+def _reason(error: sqlite3.Error) -> str:
+    return str(error).split("\n")[0][:80]
+
+
+def open_store(app: Flask) -> None:
+    try:
+        if backup.wanted_on_start(app):
+            _backup_on_start(app)
+        migrate(app)
+    except sqlite3.DatabaseError as error:
+        _refuse_until_open(app, error)
+
+
+def _backup_on_start(app: Flask) -> None:
+    try:
+        path = backup.backup_app(app)
+    except OSError as error:  # the scores still work without a fresh copy
+        app.logger.error("No backup at start-up: %s", error)
+        return
+    if path is not None:
+        app.logger.info("Backed up the store to %s", path)
+
+
+def _refuse_until_open(app: Flask, error: sqlite3.Error) -> None:
+    app.logger.error(
+        "The score store %s cannot be opened (%s). Every request gets an error page until it "
+        "can. To mend it, restore a backup: flask --app scorekeeper restore <file>",
+        app.config["DATABASE"], _reason(error),
+    )
+    lock = threading.Lock()
+    broken = threading.Event()
+    broken.set()
+
+    @app.before_request
+    def store_must_open():
+        if not broken.is_set():
+            return None
+        with lock:  # one request at a time tries the migrations
+            if broken.is_set():
+                try:
+                    migrate(app)
+                except sqlite3.DatabaseError as error:
+                    return error_answer(gettext(STORE_BROKEN, reason=_reason(error)), 503)
+                broken.clear()
+                app.logger.info("The score store %s opened.", app.config["DATABASE"])
+        return None
