@@ -4,9 +4,11 @@ from flask import Flask
 from flask_babel import gettext as _
 
 from . import rules
+from .rules.errors import N_
 from .rules.moves import Step, points_of
 
-RANK_NAMES = {10: "10 (Valet)", 11: "11 (Cavalier)", 12: "12 (Roi)"}
+# The Spanish deck's figures (valet, cavalier, roi in French).
+RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
 
 
 def kind_name(kind: str) -> str:
@@ -14,7 +16,7 @@ def kind_name(kind: str) -> str:
 
 
 def rank_name(rank: int) -> str:
-    return RANK_NAMES.get(rank, str(rank))
+    return f"{rank} ({_(RANK_NAMES[rank])})" if rank in RANK_NAMES else str(rank)
 
 
 def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
@@ -78,4 +80,4 @@ def init_app(app: Flask) -> None:
     for function in (kind_name, rank_name, event_text, points_text, score_text,
                      announcement_text):
         app.add_template_filter(function)
-    app.jinja_env.globals.update(RANKS=rules.RANKS, rank_label=rank_name)
+    app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)
