@@ -6,7 +6,7 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import api, assets, backup, db, describe, errors, forms, i18n, security, startup
+from . import access, api, assets, backup, db, describe, errors, forms, i18n, security, startup
 from .secret import load_or_create_secret
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret(app.instance_path)
+    access.init_app(app)  # first of the before-request hooks: strangers stop here
 
     backup.init_app(app)
     startup.open_store(app)  # a start-up backup, then migrations; never a crash
