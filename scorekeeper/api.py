@@ -35,6 +35,8 @@ def json_body() -> dict:
     try:
         # NaN and Infinity are not JSON; a nesting too deep is not a body we take.
         body = json.loads(raw, parse_constant=_reject_constant)
+        # A lone surrogate ("\ud800") is no character: it could not be stored.
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError):
         raise InvalidInput(N_("The body is not valid JSON."))
     if not isinstance(body, dict):

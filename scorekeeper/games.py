@@ -124,8 +124,10 @@ def record(
         event = rules.parse_event(body, game.setup)
         if key is not None and store.key_used(db, game_id, key):
             return game, False
-        _check_version(game, expected)
+        # Apply first: a reveal missing a rank is a 400, which the contract
+        # answers before a version conflict's 409.
         state = rules.apply(game.state, event)
+        _check_version(game, expected)
         version = game.version + 1
         store.append(db, game_id, version, "event", rules.to_dict(event), key, now)
         store.save_state(db, game_id, version, state.snapshot(), now)
