@@ -9,6 +9,7 @@ from markupsafe import Markup
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from .rules.newgame import NAME_LENGTH
@@ -40,7 +41,11 @@ class UndoForm(TokenForm):
 class NewGameForm(TokenForm):
     players = RadioField(
         _l("Players"),
-        choices=[("2", _l("2 players")), ("3", _l("3 players")), ("4", _l("4 players, two teams"))],
+        choices=[
+            SelectChoice("2", _l("2 players")),
+            SelectChoice("3", _l("3 players")),
+            SelectChoice("4", _l("4 players, two teams")),
+        ],
         default="2",
     )
     name0 = StringField(_l("First side"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
@@ -48,7 +53,7 @@ class NewGameForm(TokenForm):
     name2 = StringField(_l("Third side (3 players)"), validators=[Optional(), Length(max=NAME_LENGTH)])
     preset = SelectField(_l("Rules"), default="appli")
     first_dealer = RadioField(
-        _l("First dealer"), choices=[("0", "1"), ("1", "2"), ("2", "3")], default="0"
+        _l("First dealer"), choices=[SelectChoice(str(n), str(n + 1)) for n in range(3)], default="0"
     )
 
 

@@ -14,6 +14,7 @@ from flask import (
 from flask_babel import gettext
 
 from werkzeug.datastructures import MultiDict
+from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
 from .. import games, rules
@@ -70,7 +71,7 @@ def render_board(
         play_form=PlayForm(formdata=None, token=one_time_token()),
         undo_form=UndoForm(formdata=None, token=one_time_token(),
                            expected_version=game.version),
-        rematch_form=PlayForm(formdata=None, token=one_time_token(), move="rematch"),
+        rematch_form=PlayForm(formdata=None, token=one_time_token()),
         back=request.query_string.decode()[:300] if args is request.args else "",
         error=error,
     )
@@ -157,7 +158,7 @@ def _last_names() -> list[str]:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new():
     form = NewGameForm()
-    form.preset.choices = [(name, name) for name in rules.BUILT_IN_PRESETS]
+    form.preset.choices = [SelectChoice(name) for name in rules.BUILT_IN_PRESETS]
     if request.method == "GET":
         names = _last_names()
         form.name0.data, form.name1.data, form.name2.data = names

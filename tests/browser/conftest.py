@@ -1,0 +1,89 @@
+"""Browser tests: Playwright driving Debian's Chromium (no browser download)
+against the real server (waitress) on a free loopback port."""
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from live_server import LiveServer
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2, "locale": "fr-FR"}
+# Without the background-networking flags Chromium keeps trying to reach
+# Google's hosts, which this closed network refuses.
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("live")
+    live = LiveServer(folder, folder / "browser.sqlite3")
+    live.start()
+    live.get("/")  # waits until it answers
+    yield live
+    live.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs Debian's chromium"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def _context(browser, server, **options):
+    settings = dict(PHONE, base_url=server.url)
+    settings.update(options)
+    return browser.new_context(**settings)
+
+
+@pytest.fixture
+def phone(browser, server):
+    context = _context(browser, server)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def phone_without_js(browser, server):
+    context = _context(browser, server, java_script_enabled=False)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def new_phone(browser, server):
+    """Open more phones (contexts) as a test needs them."""
+    contexts = []
+
+    def open_phone(**options):
+        context = _context(browser, server, **options)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def screenshot():
+    SCREENSHOTS.mkdir(exist_ok=True)
+
+    def save(page, name):
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+    return save

@@ -1,0 +1,45 @@
+"""A scorer's gestures on the scoreboard, for the browser tests."""
+
+from playwright.sync_api import Page, expect
+
+
+def version(page: Page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def tap(page: Page, name: str, role: str = "button") -> None:
+    """Tap the control named `name` and wait until the game has taken it."""
+    before = version(page)
+    page.get_by_role(role, name=name, exact=True).tap()
+    page.wait_for_function(
+        "v => { const b = document.getElementById('board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def mark(page: Page, name: str, then: str) -> None:
+    """Tap a link that changes the page but not the game (a draft, a sheet),
+    and wait for what it shows (`then`, a text)."""
+    page.get_by_role("link", name=name, exact=True).tap()
+    expect(page.get_by_text(then).first).to_be_visible()
+
+
+def start_game(page: Page, players: str | None = None, names: tuple[str, str] | None = None) -> None:
+    page.goto("/")
+    page.get_by_role("link", name="Nouvelle partie").tap()
+    if players:
+        page.get_by_label(players).check()
+    if names:
+        page.get_by_label("Premier camp").fill(names[0])
+        page.get_by_label("Deuxième camp").fill(names[1])
+    page.get_by_role("button", name="Commencer la partie").tap()
+    expect(page.locator("#board")).to_be_visible()
+
+
+def scores(page: Page) -> list[int]:
+    return [int(t) for t in page.locator(".points").all_inner_texts()]
+
+
+def expect_scores(page: Page, *values: int) -> None:
+    for side, value in enumerate(values):
+        expect(page.locator(f"#score-{side}")).to_have_text(str(value))

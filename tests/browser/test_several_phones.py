@@ -1,0 +1,62 @@
+"""Double taps and several phones on one game, in the browser."""
+
+import json
+import time
+
+from playwright.sync_api import expect
+
+from table import expect_scores, start_game, tap
+
+
+def test_a_double_tap_scores_once(phone):
+    start_game(phone)
+    phone.get_by_role("button", name="Missa pour Nous").dblclick()
+    phone.wait_for_timeout(500)
+    expect_scores(phone, 1, 0)
+    game = phone.locator("#board").get_attribute("data-game")
+    state = json.loads(phone.request.get(f"/api/games/{game}").text())
+    assert state["scores"] == [1, 0] and state["version"] == 1
+
+
+def test_a_double_submit_without_javascript_scores_once(phone_without_js):
+    page = phone_without_js
+    start_game(page)
+    form = page.locator("form.pads")
+    # Submit the same page's form twice, as a browser's back-and-resubmit would.
+    data = {i.get_attribute("name"): i.get_attribute("value")
+            for i in form.locator("input[type=hidden]").all()}
+    data["move"] = "missa.1"
+    url = form.get_attribute("action")
+    first = page.request.post(url, form=data, max_redirects=0)
+    second = page.request.post(url, form=data, max_redirects=0)
+    assert first.status == second.status == 303
+    page.reload()
+    expect_scores(page, 0, 1)
+
+
+def test_another_phone_follows_within_two_seconds(phone, new_phone):
+    start_game(phone)
+    other = new_phone()
+    other.goto(phone.url)
+    expect_scores(other, 0, 0)
+    tap(phone, "Missa pour Eux")
+    started = time.monotonic()
+    expect(other.locator("#score-1")).to_have_text("1", timeout=2500)
+    assert time.monotonic() - started <= 2.5
+    # Taps from both phones are all kept.
+    tap(other, "Missa pour Nous")
+    tap(phone, "Missa pour Eux")
+    expect(phone.locator("#score-0")).to_have_text("1", timeout=2500)
+    expect_scores(phone, 1, 2)
+    expect(other.locator("#score-1")).to_have_text("2", timeout=2500)
+
+
+def test_an_undo_from_an_out_of_date_phone_is_refused_with_a_message(phone, new_phone):
+    start_game(phone)
+    tap(phone, "Missa pour Nous")
+    other = new_phone(java_script_enabled=False)  # a screen that does not follow
+    other.goto(phone.url)
+    tap(phone, "Missa pour Eux")
+    other.get_by_role("button", name="↶ Annuler : Missa · Nous").tap()
+    expect(other.get_by_role("alert")).to_contain_text("La partie a changé")
+    expect_scores(other, 1, 1)
