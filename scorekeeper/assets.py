@@ -23,4 +23,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["asset"] = asset
     # Every page names static files through asset(), so a new version is a new
     # address and a long cache lifetime never serves a stale file.
-    app.config.setdefault("SEND_FILE_MAX_AGE_DEFAULT", ONE_YEAR)
+    app.config["SEND_FILE_MAX_AGE_DEFAULT"] = ONE_YEAR

@@ -1,0 +1,64 @@
+"""`make run`'s start-up message, and what makes the app installable."""
+
+import json
+
+import pytest
+
+from scorekeeper import serve
+
+
+def test_make_run_prints_the_address_a_qr_code_and_the_access_key(monkeypatch, tmp_path, capsys):
+    served = {}
+    monkeypatch.setattr(serve, "serve", lambda app, **options: served.update(options))
+    monkeypatch.setattr(serve, "lan_address", lambda: "192.168.1.50")
+    monkeypatch.setenv("FLASK_DATABASE", str(tmp_path / "run.sqlite3"))
+    monkeypatch.setenv("FLASK_ACCESS_KEY", "abcdefghjkmn")
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    monkeypatch.setenv("PORT", "5123")
+    serve.main()
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:5123/" in out
+    assert "http://192.168.1.50:5123/?key=abcdefghjkmn" in out
+    assert "█" in out  # the QR code, drawn in the terminal
+    assert served == {"host": "0.0.0.0", "port": 5123, "threads": 8}
+
+
+def test_a_local_only_host_prints_no_network_address(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(serve, "serve", lambda app, **options: None)
+    monkeypatch.setenv("FLASK_DATABASE", str(tmp_path / "run.sqlite3"))
+    monkeypatch.setenv("HOST", "127.0.0.1")
+    serve.main()
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:5000/" in out and "?key=" not in out
+
+
+@pytest.fixture
+def manifest(client):
+    page = client.get("/").get_data(as_text=True)
+    href = page.split('rel="manifest" href="')[1].split('"')[0]
+    return client.get(href)
+
+
+def test_the_web_app_manifest_makes_it_installable(client, manifest):
+    assert manifest.status_code == 200
+    data = json.loads(manifest.get_data())
+    assert data["display"] == "standalone" and data["start_url"] == "/"
+    assert data["theme_color"]
+    sizes = {icon["sizes"] for icon in data["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in data["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+
+
+def test_pages_name_the_theme_colour_and_a_touch_icon(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<meta name="theme-color"' in page and 'rel="apple-touch-icon"' in page
+
+
+def test_static_files_have_versioned_names_and_long_cache_lifetimes(client):
+    page = client.get("/").get_data(as_text=True)
+    href = page.split('rel="stylesheet" href="')[1].split('"')[0]
+    assert "?v=" in href
+    response = client.get(href)
+    assert response.status_code == 200
+    assert "max-age=31536000" in response.headers["Cache-Control"]
