@@ -1,14 +1,36 @@
-"""The SQLite connection of a request, opened lazily on `g`."""
+"""The SQLite connection of a request, taken lazily on `g` from the app's
+pool of open connections and given back when the request ends."""
 
+import os
 import sqlite3
+import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
+from urllib.parse import urlparse
 
 import sqlite_utils
 from flask import current_app, g
 
 # Wait this long for another writer (a second phone's tap) before giving up.
 BUSY_TIMEOUT_SECONDS = 5
+
+
+# One lock per store file for the writers of this process (see write_transaction).
+_write_locks: dict[str, Any] = {}  # file -> threading.RLock
+_write_locks_guard = threading.Lock()
+
+
+def _file_path(path: str) -> str:
+    """The file of `path`, which may be a `file:` URI."""
+    return urlparse(path).path if path.startswith("file:") else path
+
+
+def _write_lock(path: str) -> Any:
+    if path == ":memory:" or path == "" or "mode=memory" in path:
+        return None
+    key = os.path.realpath(_file_path(path))
+    with _write_locks_guard:
+        return _write_locks.setdefault(key, threading.RLock())
 
 
 def connect(path: str, timeout: float = BUSY_TIMEOUT_SECONDS) -> sqlite_utils.Database:
@@ -21,30 +43,128 @@ def connect(path: str, timeout: float = BUSY_TIMEOUT_SECONDS) -> sqlite_utils.Da
     # FULL: in WAL mode, NORMAL may lose the last commits on a power cut.
     db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
+    db._scorekeeper_write_lock = _write_lock(path)
+    db._scorekeeper_timeout = timeout
     return db
+
+
+class ConnectionPool:
+    """Connections to one store, kept open between requests.
+
+    Opening a connection per request and closing it afterwards cost most of
+    a tap (docs/PERFORMANCE.md): closing the last connection to a WAL store
+    checkpoints it and deletes the -wal file, and the next one reads the
+    schema again. A connection is used by one request at a time; at most
+    `keep` idle ones are kept. One whose file was replaced or removed since
+    it was opened (a restore) is closed rather than reused.
+    """
+
+    def __init__(self, path: str, timeout: float, keep: int = 8):  # waitress's threads
+        self.path = path
+        self.timeout = timeout
+        self.keep = keep
+        self._idle: list[tuple[sqlite_utils.Database, tuple[int, ...] | None]] = []
+        self._lock = threading.Lock()
+
+    def _file_identity(self) -> tuple[int, ...] | None:
+        """The store file as it is now. In WAL mode only a checkpoint writes
+        the main file, so a change here is a checkpoint (rare) or someone
+        else's hand (a restore, a copy, damage): then a fresh connection sees
+        the file as it is, instead of pages cached from before."""
+        try:
+            status = os.stat(_file_path(self.path))
+        except OSError:
+            return None
+        return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+
+    def take(self) -> sqlite_utils.Database:
+        identity = self._file_identity()
+        while True:
+            with self._lock:
+                if not self._idle:
+                    break
+                db, opened_on = self._idle.pop()
+            if identity is not None and opened_on == identity:
+                return db
+            db.close()
+        db = connect(self.path, self.timeout)
+        db._scorekeeper_opened_on = self._file_identity()  # after connect: it may make the file
+        return db
+
+    def give_back(self, db: sqlite_utils.Database) -> None:
+        try:
+            if db.conn.in_transaction:  # a request must never leave one open
+                db.conn.rollback()
+        except sqlite3.Error:
+            db.close()
+            return
+        with self._lock:
+            if len(self._idle) < self.keep:
+                self._idle.append((db, getattr(db, "_scorekeeper_opened_on", None)))
+                return
+        db.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for db, _ in idle:
+            db.close()
+
+
+def pool_of(app) -> ConnectionPool:
+    """The app's pool for its configured store (one per path and timeout)."""
+    config = app.config
+    key = (config["DATABASE"], config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT_SECONDS))
+    pools = app.extensions.setdefault("scorekeeper.db", {})
+    pool = pools.get(key)
+    if pool is None:
+        pool = pools.setdefault(key, ConnectionPool(*key))
+    return pool
 
 
 def get_db() -> sqlite_utils.Database:
     if "db" not in g:
-        config = current_app.config
-        g.db = connect(config["DATABASE"], config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT_SECONDS))
+        g.db_pool = pool_of(current_app)
+        g.db = g.db_pool.take()
     return g.db
 
 
 def close_db(error: BaseException | None = None) -> None:
     db = g.pop("db", None)
+    pool = g.pop("db_pool", None)
     if db is not None:
-        db.close()
+        if pool is None:
+            db.close()
+        else:
+            pool.give_back(db)
 
 
 @contextmanager
 def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """One atomic write that takes the write lock at once, so that reading a
-    game and appending to it cannot interleave with another phone's tap."""
-    db.execute("BEGIN IMMEDIATE")
+    game and appending to it cannot interleave with another phone's tap.
+
+    The writers of this process first queue on a lock of their own. SQLite
+    makes a writer that finds the store locked sleep and retry (1, 2, 5, 10 …
+    100 ms): with a server's threads all writing, the store sat unlocked
+    while they slept, and an unlucky one could sleep past the busy timeout
+    (a 503) while the others kept winning (docs/PERFORMANCE.md,
+    bench/contention.py). A thread waiting on this lock wakes as soon as the
+    writer before it is done. Other processes are still kept out by
+    SQLite's own lock and its busy timeout."""
+    lock = getattr(db, "_scorekeeper_write_lock", None)
+    if lock is not None:
+        timeout = getattr(db, "_scorekeeper_timeout", BUSY_TIMEOUT_SECONDS)
+        if not lock.acquire(timeout=timeout):
+            raise sqlite3.OperationalError("database is locked")
     try:
-        yield db
-    except BaseException:
-        db.rollback()
-        raise
-    db.execute("COMMIT")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.rollback()
+            raise
+        db.execute("COMMIT")
+    finally:
+        if lock is not None:
+            lock.release()
