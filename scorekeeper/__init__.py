@@ -6,7 +6,9 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import access, api, assets, backup, db, describe, errors, forms, i18n, security, startup
+from . import (
+    access, api, assets, backup, db, describe, errors, forms, i18n, rule_texts, security, startup,
+)
 from .secret import load_or_create_secret
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,10 +52,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)
     describe.init_app(app)
     forms.init_app(app)
+    rule_texts.init_app(app)
 
-    from .views import games, main
+    from .views import games, main, settings
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(settings.bp)
     errors.register_error_handlers(app)
     return app

@@ -5,7 +5,7 @@ import json
 from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from . import games, store
+from . import games, presets, store
 from .clock import utc_now
 from .db import get_db
 from .rules.errors import N_, InvalidInput
@@ -65,7 +65,9 @@ def _known_game(game_id: str) -> None:
 @bp.post("/games")
 def create_game():
     body = json_body()
-    game, created = games.create(get_db(), body, idempotency_key(), utc_now())
+    db = get_db()
+    key = idempotency_key()
+    game, created = games.create(db, body, key, utc_now(), presets.all_presets(db))
     return jsonify(games.view(game)), 201 if created else 200
 
 

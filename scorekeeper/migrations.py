@@ -49,5 +49,25 @@ def games_and_events(db: sqlite_utils.Database) -> None:
     db["events"].create_index(["game_id", "idempotency_key"], unique=True)
 
 
+@migrations(name="table_presets")
+def table_presets(db: sqlite_utils.Database) -> None:
+    # The table's own house-rule presets, beside the built-in ones; a game
+    # keeps a copy of its rules, so editing a preset never reaches it.
+    db["presets"].create(
+        {
+            "id": str,
+            "name": str,
+            "name_key": str,  # the name casefolded: names are unique ignoring case
+            "rules": str,  # JSON: every rule's value
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"name", "name_key", "rules", "created_at", "updated_at"},
+    )
+    db["presets"].create_index(["name_key"], unique=True)
+    db["settings"].create({"key": str, "value": str}, pk="key", not_null={"value"})
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

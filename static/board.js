@@ -150,6 +150,13 @@
     update();
   }
 
+  // A choice that reloads its form (the new game's preset): no extra tap.
+  document.addEventListener("change", function (event) {
+    var target = event.target.closest("select[data-autosubmit]");
+    var button = target && document.getElementById(target.dataset.autosubmit);
+    if (button) { button.click(); }
+  });
+
   if (board()) {
     setInterval(poll, POLL_MS);
     document.addEventListener("visibilitychange", keepAwake);

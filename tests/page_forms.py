@@ -30,6 +30,7 @@ class _FormParser(HTMLParser):
         self.forms: list[Form] = []
         self.current: Form | None = None
         self.button: Button | None = None
+        self.select: list | None = None  # [name, first option, selected option]
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -43,6 +44,14 @@ class _FormParser(HTMLParser):
             if kind in ("radio", "checkbox") and "checked" not in attrs:
                 return
             self.current.fields.append((attrs["name"], attrs.get("value") or ""))
+        elif tag == "select" and attrs.get("name"):
+            self.select = [attrs["name"], None, None]
+        elif tag == "option" and self.select is not None:
+            value = attrs.get("value", "")
+            if self.select[1] is None:
+                self.select[1] = value
+            if "selected" in attrs:
+                self.select[2] = value
         elif tag == "button":
             self.button = Button(attrs.get("name"), attrs.get("value") or "", "",
                                  "disabled" in attrs, attrs)
@@ -53,7 +62,11 @@ class _FormParser(HTMLParser):
             self.button.label += data
 
     def handle_endtag(self, tag):
-        if tag == "button" and self.button is not None:
+        if tag == "select" and self.select is not None:
+            name, first, selected = self.select
+            self.current.fields.append((name, selected if selected is not None else first or ""))
+            self.select = None
+        elif tag == "button" and self.button is not None:
             self.button.label = " ".join(self.button.label.split())
             self.button = None
         elif tag == "form":

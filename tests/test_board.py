@@ -15,10 +15,11 @@ def french(client):
 
 
 def start_game(client, players="2", names=("Nous", "Eux", ""), preset="appli", dealer="0"):
-    html = client.get("/games/new").get_data(as_text=True)
+    # Choosing a preset reloads the form with its rules, as the page does.
+    html = client.get(f"/games/new?preset={preset}").get_data(as_text=True)
     form = forms_of(html)[0]
     extra = {"players": players, "name0": names[0], "name1": names[1], "name2": names[2],
-             "preset": preset, "first_dealer": dealer}
+             "first_dealer": dealer}
     response = submit(client, form, extra=extra)
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"]

@@ -189,3 +189,17 @@ def rules_from_dict(data: Mapping[str, Any]) -> HouseRules:
     if "hits" in values:
         values["hits"] = tuple(values["hits"])
     return HouseRules(**values)
+
+
+def rule_form(key: str) -> dict[str, Any]:
+    """What values a rule takes, for a settings form built from the engine's
+    own checks: {"kind": "whole", "low", "high"}, {"kind": "choice",
+    "choices"}, {"kind": "switch"} or {"kind": "hits", "choices"}."""
+    check = _CHECKS[key]
+    if isinstance(check, _Whole):
+        return {"kind": "whole", "low": check.low, "high": check.high}
+    if isinstance(check, _Choice):
+        return {"kind": "choice", "choices": check.choices}
+    if isinstance(check, _Switch):
+        return {"kind": "switch"}
+    return {"kind": "hits", "choices": HIT_VALUE_CHOICES}

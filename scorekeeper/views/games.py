@@ -17,10 +17,12 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
-from .. import games, rules
+from .. import games, presets, rule_texts
 from ..clock import utc_now
 from ..db import get_db
 from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
+from ..rule_forms import fill, rule_field_list, with_rule_fields
+from ..rule_forms import values as rule_values
 from ..errors import status_of
 from ..rules.errors import N_, InvalidInput, ScoringError
 
@@ -155,13 +157,29 @@ def _last_names() -> list[str]:
     return (names + list(DEFAULT_NAMES))[:3] if names else list(DEFAULT_NAMES)
 
 
+NewGameRulesForm = with_rule_fields(NewGameForm)
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
 def new():
-    form = NewGameForm()
-    form.preset.choices = [SelectChoice(name) for name in rules.BUILT_IN_PRESETS]
+    """Sides, players, first dealer and the rules: a preset, which the scorer
+    may change for this game only. Choosing another preset reloads the form
+    (a GET that keeps what was typed)."""
+    db = get_db()
+    available = presets.all_presets(db)
+    form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
+    form.preset.choices = [SelectChoice(name) for name in available]
+    chosen = request.values.get("preset")
+    if chosen not in available:
+        chosen = presets.default_name(db)
     if request.method == "GET":
         names = _last_names()
-        form.name0.data, form.name1.data, form.name2.data = names
+        for index, field in enumerate((form.name0, form.name1, form.name2)):
+            field.data = request.args.get(field.name, names[index])[:40]
+        form.players.data = request.args.get("players", "2")
+        form.first_dealer.data = request.args.get("first_dealer", "0")
+        form.preset.data = chosen
+        fill(form, available[chosen])
         form.token.data = one_time_token()
     elif form.validate():
         players = int(form.players.data)
@@ -170,14 +188,17 @@ def new():
         body = {
             "sides": sides,
             "players": players,
-            "rules": {"preset": form.preset.data},
+            "rules": {"preset": form.preset.data, **rule_values(form)},
             "first_dealer": first_dealer if first_dealer < len(sides) else 0,
         }
         try:
-            game, _ = games.create(get_db(), body, f"new:{form.token.data}", utc_now())
+            game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
         except ScoringError as error:
             form.form_errors.append(error.sentence(gettext))
         else:
             return redirect(url_for("games.show", game_id=game.id), 303)
     status = 400 if form.errors or form.form_errors else 200
-    return render_template("games/new.html", form=form), status
+    return render_template(
+        "games/new.html", form=form, fields=rule_field_list(form),
+        summary=rule_texts.summary(available[chosen]),
+    ), status

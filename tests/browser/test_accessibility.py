@@ -56,6 +56,12 @@ def test_every_page_is_accessible(new_phone, scheme):
     check(page, "end-of-hand sheet")
     page.goto(page.url.split("?")[0] + "?sheet=more")
     check(page, "more sheet")
+    page.goto(page.url.split("?")[0] + "?sheet=rules")
+    check(page, "rules sheet")
+    for address in ("/settings", "/settings/presets/new?from=classique", "/rules",
+                    "/rules?preset=classique"):
+        page.goto(address)
+        check(page, address)
     page.goto("/games/nope")
     check(page, "error page")
 
