@@ -47,11 +47,12 @@ class LiveServer:
         return self.process is not None and self.process.poll() is None
 
     def get(self, path: str, timeout: float = 15) -> tuple[int, bytes]:
-        """GET path, waiting for the server to answer at all."""
+        """GET path in English, waiting for the server to answer at all."""
         deadline = time.monotonic() + timeout
+        request = urllib.request.Request(self.url + path, headers={"Accept-Language": "en"})
         while True:
             try:
-                with urllib.request.urlopen(self.url + path, timeout=2) as response:
+                with urllib.request.urlopen(request, timeout=2) as response:
                     return response.status, response.read()
             except urllib.error.HTTPError as error:
                 return error.code, error.read()
