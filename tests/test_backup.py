@@ -1,16 +1,19 @@
 """Rotating backups with SQLite's backup API, and a safe restore (issue 6)."""
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 
-from scorekeeper import backup, create_app
+from scorekeeper import backup, create_app, migrations
 
 ROOT = Path(__file__).resolve().parent.parent
+FIRST_SCHEMA = Path(__file__).parent / "data" / "schema_v1.sqlite3"
 
 
 @pytest.fixture
@@ -173,13 +176,26 @@ def test_restore_mends_a_corrupt_store_and_keeps_its_bytes(folder):
 
 
 def test_a_backup_is_made_at_start_up_before_migrations(folder):
-    app = make_app(folder)
-    game = new_game(app.test_client())
+    shutil.copyfile(FIRST_SCHEMA, folder / "store.sqlite3")
+    make_app(folder)
     assert not (folder / "backups").exists()  # not in tests, unless asked
+    shutil.copyfile(FIRST_SCHEMA, folder / "store.sqlite3")
     make_app(folder, BACKUP_ON_START=True)
     [made] = backup.backups(folder / "backups")
-    with sqlite3.connect(made) as conn:
-        assert conn.execute("SELECT id FROM games").fetchall() == [(game,)]
+    # The copy is the store as it was before this start's migrations ran
+    # (opened from a second copy: opening the fixture would write beside it).
+    shutil.copyfile(FIRST_SCHEMA, folder / "first.sqlite3")
+    assert applied_migrations(made) == applied_migrations(folder / "first.sqlite3")
+    assert sorted(applied_migrations(folder / "store.sqlite3")) == sorted(
+        m.name for m in migrations.migrations.pending(sqlite_utils.Database(memory=True)))
+    with sqlite3.connect(made) as conn, sqlite3.connect(folder / "first.sqlite3") as first:
+        query = "SELECT id, version, state FROM games ORDER BY id"
+        assert conn.execute(query).fetchall() == first.execute(query).fetchall()
+
+
+def applied_migrations(path: Path) -> list[str]:
+    with sqlite3.connect(path) as conn:
+        return [row[0] for row in conn.execute("SELECT name FROM _sqlite_migrations")]
 
 
 def test_a_fresh_store_makes_no_backup(folder):
