@@ -17,6 +17,11 @@ run: $(STAMP) translations
 test: $(STAMP) chromium translations
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
+# Issue 7's measurements at full sizes: writes bench/results.json and the table
+# of docs/PERFORMANCE.md (a few minutes; `make test` runs them at tiny sizes).
+bench: $(STAMP)
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
 # The .po sources are compiled on every run; the .mo files are not committed.
 translations: $(STAMP)
 	@$(BIN)/pybabel compile -d translations 2>&1 | grep -v '^compiling' || true

@@ -1,0 +1,267 @@
+"""Load at a club: 50 tables playing at once against one waitress server.
+
+The server is the app as `make run` serves it (`python -m scorekeeper.serve`,
+waitress), in its own process on loopback, on a fresh database file. Each
+table is a client thread with its own keep-alive connection, playing one
+realistic game (2 or 4 players) as fast as the server answers: every POST
+carries an Idempotency-Key and the expected version, and a connection error
+is retried with the same key. The run is bounded in events per table and in
+time. Afterwards the database is read directly: every acknowledged event
+must be stored exactly once, in order, and each game's stored state must be
+the one the table computed.
+"""
+
+import http.client
+import json
+import os
+import random
+import secrets
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import sqlite_utils
+
+from scorekeeper import rules
+
+from . import table
+from .common import ROOT, Check, Row, median, ms, percentile, scratch_dir
+
+WHAT = "load at a club"
+HOW = ("waitress on loopback, 50 tables playing at once (bounded count and time), "
+       "each posting a realistic game")
+TARGET = "≥ 300 events/s, 0 errors, 0 events lost or doubled (counted in the database)"
+SIZES = {
+    "full": {"tables": 50, "repeats": 3, "max_events": 200, "seconds": 120},
+    "smoke": {"tables": 3, "repeats": 1, "max_events": 8, "seconds": 30},
+}
+RATE_LIMIT = 300
+RETRIES = 5
+TIMEOUT_SECONDS = 30
+
+
+class Server:
+    """`python -m scorekeeper.serve` on a free loopback port, on `database`."""
+
+    def __init__(self, database: Path, log: Path):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        env = dict(os.environ, HOST="127.0.0.1", PORT=str(self.port),
+                   FLASK_DATABASE=str(database), FLASK_SECRET_KEY=secrets.token_hex(16))
+        self.log = log
+        with open(log, "wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper.serve"], cwd=ROOT, env=env,
+                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            )
+        self.wait_until_ready()
+
+    def wait_until_ready(self, seconds: float = 20) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                connection.request("GET", "/api/games/none")
+                connection.getresponse().read()
+                connection.close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not answer in time")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class Table(threading.Thread):
+    """One table's scorer: creates a game, then posts its taps one by one."""
+
+    def __init__(self, number: int, port: int, max_events: int, start: threading.Event,
+                 deadline: list[float]):
+        super().__init__(name=f"table-{number}", daemon=True)
+        self.number = number
+        self.port = port
+        self.start_signal = start
+        self.deadline = deadline
+        rng = random.Random(number)
+        players = 4 if number % 3 == 0 else 2
+        self.body = table.new_game_body(players)
+        self.events = table.game(rng, table.setup_of(self.body), limit=max_events)
+        self.game_id: str | None = None
+        self.acknowledged: list[str] = []  # keys of the events answered 200
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.retries = 0
+        self.last_state: dict | None = None
+        self.connection: http.client.HTTPConnection | None = None
+
+    def post(self, path: str, body: dict, key: str) -> tuple[int, dict]:
+        data = json.dumps(body).encode()
+        headers = {"Content-Type": "application/json", "Idempotency-Key": key}
+        for attempt in range(RETRIES + 1):
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection(
+                        "127.0.0.1", self.port, timeout=TIMEOUT_SECONDS)
+                started = time.perf_counter()
+                self.connection.request("POST", path, body=data, headers=headers)
+                response = self.connection.getresponse()
+                answer = json.loads(response.read() or b"null")
+                self.latencies.append(time.perf_counter() - started)
+                return response.status, answer
+            except (OSError, http.client.HTTPException) as error:
+                # The same key again: a request that did arrive is not applied twice.
+                self.connection.close()
+                self.connection = None
+                if attempt == RETRIES:
+                    raise
+                self.retries += 1
+                time.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def run(self) -> None:
+        self.start_signal.wait()
+        try:
+            status, game = self.post("/api/games", self.body, f"table-{self.number}-game")
+            if status not in (200, 201):
+                self.errors.append(f"new game: {status} {game}")
+                return
+            self.game_id = game["id"]
+            version = game["version"]
+            for i, event in enumerate(self.events):
+                if time.monotonic() > self.deadline[0]:
+                    break
+                key = f"table-{self.number}-{i}"
+                status, state = self.post(
+                    f"/api/games/{self.game_id}/events", dict(event, expected_version=version),
+                    key)
+                if status != 200:
+                    self.errors.append(f"event {i} {event}: {status} {state}")
+                    return
+                self.acknowledged.append(key)
+                self.last_state = state
+                version = state["version"]
+        except Exception as error:  # counted, never hidden
+            self.errors.append(f"{type(error).__name__}: {error}")
+        finally:
+            if self.connection is not None:
+                self.connection.close()
+
+
+def count_in_database(database: Path, tables: list[Table]) -> dict:
+    """Lost and doubled events, and states that differ, as stored."""
+    db = sqlite_utils.Database(database)
+    try:
+        lost = doubled = wrong_state = 0
+        games_stored = db.execute("SELECT count(*) FROM games").fetchone()[0]
+        for t in tables:
+            if t.game_id is None:
+                continue
+            rows = db.execute(
+                "SELECT seq, action, idempotency_key FROM events WHERE game_id = ? ORDER BY seq",
+                [t.game_id],
+            ).fetchall()
+            keys = [key for _, _, key in rows]
+            stored = set(keys)
+            lost += sum(1 for key in t.acknowledged if key not in stored)
+            doubled += len(keys) - len(stored) + sum(
+                1 for key in stored if key not in set(t.acknowledged))
+            if [seq for seq, _, _ in rows] != list(range(1, len(rows) + 1)):
+                wrong_state += 1
+            # The stored snapshot must be the fold of what the table sent.
+            setup = table.setup_of(t.body)
+            expected = rules.replay(setup, [rules.parse_event(e, setup)
+                                            for e in t.events[: len(t.acknowledged)]])
+            snapshot = json.loads(db.execute(
+                "SELECT state FROM games WHERE id = ?", [t.game_id]).fetchone()[0])
+            if snapshot != expected.snapshot():
+                wrong_state += 1
+            if t.last_state is not None and t.last_state["scores"] != list(expected.scores):
+                wrong_state += 1
+        games_created = sum(1 for t in tables if t.game_id is not None)
+        return {
+            "lost": lost, "doubled": doubled + max(0, games_stored - games_created),
+            "wrong_state": wrong_state, "games_stored": games_stored,
+            "events_stored": db.execute("SELECT count(*) FROM events").fetchone()[0],
+        }
+    finally:
+        db.close()
+
+
+def one_repeat(tables: int, max_events: int, seconds: float) -> dict:
+    with scratch_dir("club") as folder:
+        database = folder / "club.sqlite3"
+        server = Server(database, folder / "server.log")
+        try:
+            start = threading.Event()
+            deadline = [0.0]
+            players = [Table(n, server.port, max_events, start, deadline) for n in range(tables)]
+            for t in players:
+                t.start()
+            started = time.perf_counter()
+            deadline[0] = time.monotonic() + seconds
+            start.set()
+            for t in players:
+                t.join(seconds + TIMEOUT_SECONDS * (RETRIES + 1))
+            elapsed = time.perf_counter() - started
+            hung = sum(1 for t in players if t.is_alive())
+        finally:
+            server.stop()
+        counts = count_in_database(database, players)
+    acknowledged = sum(len(t.acknowledged) for t in players)
+    latencies = [x for t in players for x in t.latencies]
+    errors = [e for t in players for e in t.errors]
+    return {
+        "tables": tables,
+        "events_acknowledged": acknowledged,
+        "seconds": round(elapsed, 3),
+        "events_per_s": round(acknowledged / elapsed, 1),
+        "request_p50_ms": ms(percentile(latencies, 0.5)),
+        "request_p99_ms": ms(percentile(latencies, 0.99)),
+        "errors": len(errors) + hung,
+        "first_errors": errors[:5],
+        "retries": sum(t.retries for t in players),
+        "stopped_by_deadline": sum(
+            1 for t in players if len(t.acknowledged) < len(t.events) and not t.errors),
+        **counts,
+    }
+
+
+def measure(tables: int, repeats: int, max_events: int, seconds: float) -> Row:
+    runs = [one_repeat(tables, max_events, seconds) for _ in range(repeats)]
+    figures = {
+        key: median([run[key] for run in runs])
+        for key in ("events_per_s", "request_p50_ms", "request_p99_ms", "seconds",
+                    "events_acknowledged")
+    }
+    # Errors and losses are not medians: every one of every repeat counts.
+    for key in ("errors", "lost", "doubled", "wrong_state", "retries", "stopped_by_deadline"):
+        figures[key] = sum(run[key] for run in runs)
+    figures.update(tables=tables, repeats=repeats, max_events_per_table=max_events,
+                   time_bound_s=seconds)
+    checks = [
+        Check("events/s", figures["events_per_s"], ">=", RATE_LIMIT, "events/s"),
+        Check("errors", figures["errors"], "<=", 0),
+        Check("events lost", figures["lost"], "<=", 0),
+        Check("events doubled", figures["doubled"], "<=", 0),
+        Check("stored states that differ", figures["wrong_state"], "<=", 0),
+    ]
+    measured = (
+        f"{figures['events_per_s']:,.0f} events/s ({figures['events_acknowledged']:,.0f} events "
+        f"in {figures['seconds']:.1f} s; request p50 {figures['request_p50_ms']:.1f} ms, "
+        f"p99 {figures['request_p99_ms']:.1f} ms); over {repeats} runs: "
+        f"{figures['errors']} errors, {figures['lost']} lost, {figures['doubled']} doubled, "
+        f"{figures['retries']} retries"
+    )
+    return Row(measured, checks, figures, runs)

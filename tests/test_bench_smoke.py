@@ -1,0 +1,131 @@
+"""The benchmark at tiny sizes, so that it never rots (issue 7).
+
+Every row module runs through the real command; the output's shape is
+checked, not the targets (they depend on the machine), except what no
+machine excuses: a club run that loses, doubles or refuses an event.
+"""
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # bench/ is not installed: it lives beside the package
+    sys.path.insert(0, str(ROOT))
+
+from bench import run, table  # noqa: E402
+from bench.common import percentile  # noqa: E402
+from scorekeeper import rules  # noqa: E402
+HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every run.\n"
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bench")
+    doc = folder / "PERFORMANCE.md"
+    doc.write_text(f"# Performance\n\n{run.BEGIN}\nold table\n{run.END}\n\n{HAND_WRITTEN}")
+    results = folder / "results.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.run", "--smoke", "--results", str(results),
+         "--doc", str(doc)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(results.read_text()), doc.read_text()
+
+
+def test_every_row_runs_and_reports_its_figures(smoke):
+    report, _ = smoke
+    assert [row["module"] for row in report["rows"]] == run.ROWS
+    for row in report["rows"]:
+        assert "error" not in row, row.get("error")
+        assert row["what"] and row["how"] and row["target"] and row["measured"]
+        assert isinstance(row["met"], bool)
+        assert row["checks"], row["module"]
+        for check in row["checks"]:
+            assert check["op"] in ("<=", ">=")
+            assert isinstance(check["value"], (int, float)) and check["value"] >= 0
+            assert check["met"] == (check["value"] <= check["limit"] if check["op"] == "<="
+                                    else check["value"] >= check["limit"])
+        assert row["figures"] and row["repeats"]
+
+
+def test_the_report_names_the_machine_and_the_command(smoke):
+    report, _ = smoke
+    assert report["size"] == "smoke"
+    assert "bench.run" in report["command"] and "--smoke" in report["command"]
+    machine = report["machine"]
+    for key in ("cpu", "cores", "python", "sqlite", "sqlite_utils", "temp_file_system"):
+        assert machine[key], key
+    assert report["date"]
+
+
+def test_the_timed_rows_report_medians_and_p99(smoke):
+    report, _ = smoke
+    rows = {row["module"]: row for row in report["rows"]}
+    tap = rows["bench.tap"]["figures"]
+    assert 0 < tap["tap_p50_ms"] <= tap["tap_p99_ms"]
+    assert 0 < tap["baseline_p50_ms"] <= tap["baseline_p99_ms"]
+    length = rows["bench.game_length"]["figures"]
+    assert 0 < length["short_p50_ms"] and 0 < length["long_p50_ms"] and length["p50_ratio"] > 0
+    replay = rows["bench.replay"]["figures"]
+    assert all(replay[f"fold_{n}_events_per_s"] > 0
+               for n in rows["bench.replay"]["sizes"]["lengths"])
+
+
+def test_the_club_stores_every_acknowledged_event_exactly_once(smoke):
+    report, _ = smoke
+    club = next(row for row in report["rows"] if row["module"] == "bench.club")["figures"]
+    assert club["events_acknowledged"] > 0 and club["events_per_s"] > 0
+    assert club["errors"] == club["lost"] == club["doubled"] == club["wrong_state"] == 0
+
+
+def test_the_table_is_rewritten_between_the_markers_only(smoke):
+    report, doc = smoke
+    assert "old table" not in doc
+    assert doc.endswith(HAND_WRITTEN)
+    generated = doc.split(run.BEGIN, 1)[1].split(run.END, 1)[0]
+    for row in report["rows"]:
+        assert f"| {row['what']} |" in generated
+    assert report["machine"]["cpu"] in generated and report["command"] in generated
+
+
+def test_a_doc_without_markers_gets_the_section_appended(tmp_path):
+    doc = tmp_path / "PERFORMANCE.md"
+    doc.write_text("# Performance\n\nNotes.\n")
+    run.rewrite_doc(doc, "| a table |")
+    text = doc.read_text()
+    assert text.startswith("# Performance\n\nNotes.\n")
+    assert f"{run.BEGIN}\n| a table |\n{run.END}" in text
+    run.rewrite_doc(doc, "| another |")
+    assert "| a table |" not in doc.read_text() and doc.read_text().count(run.BEGIN) == 1
+
+
+def test_percentile_is_a_measured_sample():
+    samples = list(range(1, 101))
+    assert percentile(samples, 0.5) == 50
+    assert percentile(samples, 0.99) == 99
+    assert percentile([3.0], 0.99) == 3.0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_realistic_game_is_valid_and_ends(players):
+    body = table.new_game_body(players)
+    setup = table.setup_of(body)
+    events = table.game(random.Random(players), setup)
+    state = rules.replay(setup, [rules.parse_event(e, setup) for e in events])
+    assert state.finished
+    kinds = {e["type"] for e in events}
+    assert {"hit", "missa", "next_deal", "end_hand"} <= kinds
+
+
+def test_a_long_game_never_ends():
+    body = table.new_game_body(long=True)
+    setup = table.setup_of(body)
+    events = table.game(random.Random(1), setup, limit=3000, long=True)
+    state = rules.replay(setup, [rules.parse_event(e, setup) for e in events])
+    assert len(events) == 3000 and not state.finished
