@@ -79,17 +79,23 @@ class ConnectionPool:
 
     def take(self) -> sqlite_utils.Database:
         identity = self._file_identity()
-        while True:
-            with self._lock:
-                if not self._idle:
-                    break
+        stale = []
+        found = None
+        with self._lock:
+            while self._idle and found is None:
                 db, opened_on = self._idle.pop()
-            if identity is not None and opened_on == identity:
-                return db
+                if identity is not None and opened_on == identity:
+                    found = db
+                else:
+                    stale.append(db)
+        if found is None:
+            found = connect(self.path, self.timeout)
+            found._scorekeeper_opened_on = self._file_identity()  # after: connect may make it
+        # Closed only now that another connection is open: closing the last
+        # one would checkpoint the store and delete its -wal file on this tap's time.
+        for db in stale:
             db.close()
-        db = connect(self.path, self.timeout)
-        db._scorekeeper_opened_on = self._file_identity()  # after connect: it may make the file
-        return db
+        return found
 
     def give_back(self, db: sqlite_utils.Database) -> None:
         try:
