@@ -9,10 +9,19 @@ from .rules.moves import Step, points_of
 
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
+# The calls of the hit chain, by the value they score. The game's own words:
+# the same in every language, in Arabic script in Arabic.
+CALLS = {1: N_("Bount"), 5: N_("Khamsa"), 10: N_("Âachra")}
 
 
 def kind_name(kind: str) -> str:
-    return {"ronda": "Ronda", "double_ronda": _("Double Ronda"), "tringa": "Tringa"}[kind]
+    return {"ronda": _("Ronda"), "double_ronda": _("Double Ronda"), "tringa": _("Tringa")}[kind]
+
+
+def hit_call(value: int) -> str | None:
+    """What the players call a hit of `value` (1 Bount, 5 Khamsa, 10 Âachra);
+    None for a house rule's other values."""
+    return _(CALLS[value]) if value in CALLS else None
 
 
 def rank_name(rank: int) -> str:
@@ -30,6 +39,10 @@ def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
             f"{sides[s]} {rank_name(r)}" for s, r in enumerate(event.ranks) if r is not None
         )}
     if isinstance(event, rules.Hit):
+        call = hit_call(event.value)
+        if call:
+            return _("%(call)s (%(value)s) · %(side)s") % {
+                "call": call, "value": event.value, "side": sides[event.side]}
         return _("Hit of %(value)s · %(side)s") % {"value": event.value, "side": sides[event.side]}
     if isinstance(event, rules.ChainEnd):
         return _("Chain over")
@@ -61,10 +74,15 @@ def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
     return event.type
 
 
+def side_points(step: Step, sides: tuple[str, ...]) -> list[tuple[str, int]]:
+    """The sides an event gave points to, with their points."""
+    totals = points_of(step.gains, len(sides))
+    return [(sides[s], p) for s, p in enumerate(totals) if p]
+
+
 def points_text(step: Step, sides: tuple[str, ...]) -> str:
     """What an event gave: "Nous +2", or "—" when it scored nothing."""
-    totals = points_of(step.gains, len(sides))
-    parts = [f"{sides[s]} {p:+d}" for s, p in enumerate(totals) if p]
+    parts = [f"{name} {p:+d}" for name, p in side_points(step, sides)]
     return " · ".join(parts) or "—"
 
 
@@ -77,7 +95,7 @@ def announcement_text(announcement: rules.Announcement, sides: tuple[str, ...]) 
 
 
 def init_app(app: Flask) -> None:
-    for function in (kind_name, rank_name, event_text, points_text, score_text,
-                     announcement_text):
+    for function in (kind_name, hit_call, rank_name, event_text, points_text, side_points,
+                     score_text, announcement_text):
         app.add_template_filter(function)
     app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)

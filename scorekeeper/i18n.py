@@ -1,13 +1,19 @@
 """Which language a request is answered in: ?lang=, then the cookie, then
-the browser's Accept-Language, then French."""
+the browser's Accept-Language, then French. A ?lang= choice is kept in a
+cookie, so the switcher works without JavaScript."""
 
-from flask import Flask, request
+from urllib.parse import urlencode
+
+from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("fr", "ar", "en")
 DEFAULT_LANGUAGE = "fr"
 RIGHT_TO_LEFT = {"ar"}
 LANGUAGE_COOKIE = "lang"
+COOKIE_AGE = 365 * 24 * 3600
+# Each language by its own name (endonyms are never translated).
+LANGUAGE_NAMES = {"fr": "Français", "ar": "العربية", "en": "English"}
 
 
 def select_language() -> str:
@@ -21,10 +27,34 @@ def text_direction(language: str) -> str:
     return "rtl" if language in RIGHT_TO_LEFT else "ltr"
 
 
+def language_links() -> list[dict]:
+    """The switcher's links: this very page (its query kept, but not a typed
+    access key) in each language."""
+    query = [(k, v) for k, v in request.args.items(multi=True) if k not in ("lang", "key")]
+    return [
+        {"code": code, "name": name,
+         "url": request.path + "?" + urlencode(query + [("lang", code)])}
+        for code, name in LANGUAGE_NAMES.items()
+    ]
+
+
+def remember_choice(response: Response) -> Response:
+    """`?lang=xx` on any address: keep the choice for the next pages."""
+    choice = request.args.get("lang")
+    if choice in LANGUAGES and request.cookies.get(LANGUAGE_COOKIE) != choice:
+        response.set_cookie(LANGUAGE_COOKIE, choice, max_age=COOKIE_AGE,
+                            httponly=True, samesite="Lax")
+    if request.endpoint != "static":  # a page's words depend on both
+        response.vary.update(("Accept-Language", "Cookie"))
+    return response
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_language)
+    app.after_request(remember_choice)
 
     @app.context_processor
     def language_context():
         language = str(get_locale() or DEFAULT_LANGUAGE)
-        return {"language": language, "direction": text_direction(language)}
+        return {"language": language, "direction": text_direction(language),
+                "language_links": language_links}

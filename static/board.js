@@ -50,8 +50,10 @@
         var page = new DOMParser().parseFromString(html, "text/html");
         if (!page.getElementById("board")) {
           // An error page (the store unreachable...): say it, keep the board.
+          // Its sentence, else the board's own (in the page's language).
           var alert = page.querySelector("[role=alert]");
-          showError(alert ? alert.textContent : response.statusText);
+          var current = board();
+          showError(alert ? alert.textContent : (current ? current.dataset.failed : ""));
           return;
         }
         swap(page, response.headers.get("X-Board-URL") || (options.method === "GET" ? url : null));

@@ -29,7 +29,8 @@ from ..rules.errors import N_, InvalidInput, ScoringError
 bp = Blueprint("games", __name__)
 
 SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
-DEFAULT_NAMES = ("Nous", "Eux", "Vous")
+# The sides' names before any game was played, in the scorer's language.
+DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
 
 def _wants_board() -> bool:
@@ -154,7 +155,8 @@ def rematch(game_id: str):
 def _last_names() -> list[str]:
     row = get_db().execute("SELECT sides FROM games ORDER BY created_at DESC LIMIT 1").fetchone()
     names = json.loads(row[0]) if row else []
-    return (names + list(DEFAULT_NAMES))[:3] if names else list(DEFAULT_NAMES)
+    defaults = [gettext(name) for name in DEFAULT_NAMES]
+    return (names + defaults)[:3] if names else defaults
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)

@@ -1,0 +1,134 @@
+"""The scoreboard in Arabic, right to left, on a phone: a few taps, a
+screenshot, the mirrored layout, numbers that stay readable, and axe-core.
+
+The tests run against a server of their own: a game started here leaves
+Arabic side names as the next game's defaults, which the French tests on
+the shared server must not inherit."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from live_server import LiveServer
+from table import expect_scores, mark, tap
+
+AXE = Axe()
+ARABIC = {"locale": "ar-MA"}  # the browser asks for Arabic: Accept-Language ar-MA
+
+
+@pytest.fixture(scope="module")
+def arabic_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("arabic")
+    live = LiveServer(folder, folder / "arabic.sqlite3")
+    live.start()
+    live.get("/")  # waits until it answers
+    yield live
+    live.kill()
+
+
+@pytest.fixture
+def arabic_phone(new_phone, arabic_server):
+    def open_phone(**options):
+        return new_phone(base_url=arabic_server.url, **ARABIC, **options)
+
+    return open_phone
+
+
+def start_arabic_game(page) -> None:
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    page.get_by_role("link", name="لعبة جديدة").tap()
+    expect(page.get_by_label("الفريق الأول")).to_have_value("نحن")
+    expect(page.get_by_label("الفريق الثاني")).to_have_value("هم")
+    page.get_by_role("button", name="بدء اللعبة").tap()
+    expect(page.locator("#board")).to_be_visible()
+
+
+def glyph_order(page, selector: str) -> list[str]:
+    """The characters of an element's text, from left to right as drawn."""
+    return page.evaluate("""selector => {
+        const element = document.querySelector(selector);
+        const node = element.firstChild;
+        const chars = [];
+        for (let i = 0; i < node.textContent.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            chars.push([range.getBoundingClientRect().left, node.textContent[i]]);
+        }
+        return chars.sort((a, b) => a[0] - b[0]).map(c => c[1]);
+    }""", selector)
+
+
+def test_a_few_taps_in_arabic(arabic_phone, screenshot):
+    page = arabic_phone()
+    start_arabic_game(page)
+    mark(page, "روندا لفريق نحن", then="الإعلانات: نحن روندا")
+    tap(page, "تأكيد")
+    expect_scores(page, 1, 0)
+    tap(page, "بونت (1) لفريق هم")
+    tap(page, "خمسة (5) لفريق نحن")
+    expect(page.get_by_text("السلسلة: 5 لفريق نحن، لم تُحتسب بعد")).to_be_visible()
+    tap(page, "ميسا لفريق نحن")  # the missa made by the chain's last hit: 5 + 1
+    expect_scores(page, 7, 0)
+    expect(page.get_by_role("button", name="تراجع: ميسا · نحن")).to_be_visible()
+    screenshot(page, "arabic-board")
+
+    # Mirrored: the first side stands on the right, its buttons run right to left.
+    first, second = page.locator("#score-0").bounding_box(), page.locator("#score-1").bounding_box()
+    assert first["x"] > second["x"]
+    one = page.get_by_role("button", name="بونت (1) لفريق نحن").bounding_box()
+    ten = page.get_by_role("button", name="عشرة (10) لفريق نحن").bounding_box()
+    assert one["x"] > ten["x"]
+    # Numbers stay readable: "+6" is drawn "+6", not "6+", among Arabic words.
+    assert glyph_order(page, ".recent li:first-child .gave bdi[dir=ltr]") == ["+", "6"]
+    assert page.locator(".recent li:first-child .running").inner_text() == "7 – 0"
+
+
+def test_the_common_case_fits_a_360_by_640_screen_in_arabic(arabic_phone):
+    page = arabic_phone(viewport={"width": 360, "height": 640})
+    start_arabic_game(page)
+    tap(page, "بونت (1) لفريق نحن")  # a chain strip is open: the common case mid-deal
+    for name in ("ميسا لفريق نحن", "ميسا لفريق هم", "التوزيعة التالية", "عشرة (10) لفريق هم"):
+        box = page.get_by_role("button", name=name, exact=True).bounding_box()
+        assert box["y"] + box["height"] <= 640, name
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing pushed sideways
+
+
+def test_the_switcher_goes_from_arabic_to_french_and_stays(arabic_phone):
+    page = arabic_phone()
+    start_arabic_game(page)
+    mark(page, "المزيد", then="اللغة")
+    page.get_by_role("link", name="Français").tap()
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    expect(page.get_by_role("heading", name="Plus")).to_be_visible()  # the sheet stays open
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")  # the cookie keeps it
+
+
+def serious_violations(page):
+    results = AXE.run(page)
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious_right_to_left(arabic_phone, scheme):
+    page = arabic_phone(color_scheme=scheme)
+    page.goto("/")
+    assert serious_violations(page) == [], "home"
+    page.goto("/games/new")
+    assert serious_violations(page) == [], "new game"
+    start_arabic_game(page)
+    mark(page, "روندا لفريق نحن", then="الإعلانات: نحن روندا")
+    mark(page, "روندا لفريق هم", then="الإعلانات: نحن روندا, هم روندا")
+    assert serious_violations(page) == [], "announcement draft"
+    tap(page, "تأكيد")
+    tap(page, "بونت (1) لفريق نحن")
+    assert serious_violations(page) == [], "chain and reveal strips"
+    board = page.url.split("?")[0]
+    for sheet in ("ranks", "end", "more"):
+        page.goto(f"{board}?sheet={sheet}")
+        assert serious_violations(page) == [], sheet
+    page.goto("/games/nope")
+    assert serious_violations(page) == [], "error page"
