@@ -129,3 +129,29 @@ def test_a_long_game_never_ends():
     events = table.game(random.Random(1), setup, limit=3000, long=True)
     state = rules.replay(setup, [rules.parse_event(e, setup) for e in events])
     assert len(events) == 3000 and not state.finished
+
+
+def test_the_club_count_finds_a_lost_and_a_doubled_event(tmp_path):
+    from types import SimpleNamespace
+
+    from bench import club
+    from bench.common import scratch_app
+
+    path = tmp_path / "club.sqlite3"
+    client = scratch_app(path).test_client()
+    body = table.new_game_body()
+    events = table.game(random.Random(3), table.setup_of(body), limit=3)
+    game_id = client.post("/api/games", json=body).get_json()["id"]
+    for i, event in enumerate(events):
+        response = client.post(f"/api/games/{game_id}/events", json=event,
+                               headers={"Idempotency-Key": f"k{i}"})
+        assert response.status_code == 200
+    played = SimpleNamespace(game_id=game_id, body=body, events=events, last_state=None,
+                             acknowledged=["k0", "k1", "k2"])
+    assert club.count_in_database(path, [played])["lost"] == 0
+    assert club.count_in_database(path, [played])["doubled"] == 0
+    played.acknowledged = ["k0", "k1", "k2", "k-never-stored"]
+    assert club.count_in_database(path, [played])["lost"] == 1
+    played.acknowledged = ["k0", "k1"]  # k2 stored but never acknowledged
+    counts = club.count_in_database(path, [played])
+    assert counts["doubled"] == 1 and counts["wrong_state"] >= 1
