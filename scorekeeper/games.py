@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import rules, store
+from . import rules, store, summaries
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 
@@ -91,6 +91,7 @@ def create(
             "state": store.dumps(state.snapshot()),
             "creation_key": key,
         })
+        summaries.create_sides(db, game_id, setup)
     return Game(game_id, 0, state, now, now), True
 
 
@@ -131,6 +132,7 @@ def record(
         version = game.version + 1
         store.append(db, game_id, version, "event", rules.to_dict(event), key, now)
         store.save_state(db, game_id, version, state.snapshot(), now)
+        summaries.after_event(db, game_id, game.state, state, now)
     return Game(game_id, version, state, game.created_at, now), True
 
 
@@ -160,6 +162,92 @@ def undo(
         version = game.version + 1
         store.append(db, game_id, version, "undo", {"undoes": undone_seq}, key, now)
         store.mark_undone(db, game_id, undone_seq, version)
+        store.save_state(db, game_id, version, state.snapshot(), now)
+        previous = standing[-2][0] if len(standing) > 1 else None
+        summaries.after_undo(db, game_id, game.state, state,
+                             summaries.event_time(db, game_id, previous))
+    return Game(game_id, version, state, game.created_at, now), True
+
+
+class CorrectionRefused(RuleViolation):
+    """A correction the replay refuses: the sentence names the event in the way."""
+
+    def __init__(self, message: str, event: rules.Event, sides: tuple[str, ...],
+                 cause: ScoringError, **params):
+        super().__init__(message, **params)
+        self.event, self.sides, self.cause = event, sides, cause
+
+    def sentence(self, translate=lambda message: message) -> str:
+        from .describe import event_text  # the event in words: the web layer's
+
+        return translate(self.message) % dict(
+            self.params, what=event_text(self.event, self.sides),
+            reason=self.cause.sentence(translate),
+        )
+
+
+def _correction_refused(setup: rules.Setup, standing: list[tuple[int, dict]],
+                        events: list[rules.Event], seq: int, numbers: dict[int, int],
+                        error: ScoringError) -> CorrectionRefused:
+    index = getattr(error, "event_index", len(events) - 1)
+    before = rules.replay(setup, events[:index])
+    where = {"hand": before.hand, "deal": before.deal}
+    if standing[index][0] == seq:
+        return CorrectionRefused(
+            N_("This correction is not possible there (%(what)s, hand %(hand)s deal "
+               "%(deal)s): %(reason)s"), events[index], setup.sides, error, **where)
+    return CorrectionRefused(
+        N_("Event %(number)s (%(what)s, hand %(hand)s deal %(deal)s) would no longer be "
+           "possible: %(reason)s"),
+        events[index], setup.sides, error, number=numbers[standing[index][0]], **where)
+
+
+def correct(
+    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str
+) -> tuple[Game, bool]:
+    """Change a past event, remove it, or put a removed one back:
+    `{"seq": n, "event": {...} or null}`. The correction is a new record of
+    the log (the original stays); the game is the replay of its events as
+    corrected, and a correction that a later event cannot survive is refused
+    with a sentence that names that event."""
+    if not isinstance(body, dict):
+        raise InvalidInput(N_("A correction must be a JSON object."))
+    body = dict(body)
+    expected = _expected_version(body)
+    seq = body.pop("seq", None)
+    new = body.pop("event", None)
+    if body:
+        raise InvalidInput(N_("A correction takes seq, event and expected_version only."))
+    if type(seq) is not int:
+        raise InvalidInput(N_("seq must be the whole number of an event of the game."))
+    with write_transaction(db):
+        game = load(db, game_id)
+        setup = game.setup
+        replacement = None if new is None else rules.parse_event(new, setup)
+        if key is not None and store.key_used(db, game_id, key):
+            return game, False
+        _check_version(game, expected)
+        effective = store.effective_events(db, game_id)
+        if seq not in effective:
+            raise RuleViolation(N_("This game has no such event standing: it may have "
+                                   "been undone."))
+        payload = None if replacement is None else rules.to_dict(replacement)
+        if effective[seq] == payload:
+            raise RuleViolation(N_("This correction changes nothing."))
+        numbers = {s: n for n, s in enumerate(
+            (s for s, e in effective.items() if e is not None), 1)}
+        effective[seq] = payload
+        standing = [(s, e) for s, e in effective.items() if e is not None]
+        events = [rules.parse_event(e, setup) for _, e in standing]
+        try:
+            rules.replay(setup, events)
+        except ScoringError as error:
+            raise _correction_refused(setup, standing, events, seq, numbers, error) from None
+        version = game.version + 1
+        store.append(db, game_id, version, "correction", {"corrects": seq, "event": payload},
+                     key, now)
+        last = summaries.event_time(db, game_id, standing[-1][0] if standing else None)
+        state = summaries.rebuild(db, game_id, setup, events, last)
         store.save_state(db, game_id, version, state.snapshot(), now)
     return Game(game_id, version, state, game.created_at, now), True
 

@@ -49,6 +49,7 @@ def games_and_events(db: sqlite_utils.Database) -> None:
     db["events"].create_index(["game_id", "idempotency_key"], unique=True)
 
 
+
 @migrations(name="table_presets")
 def table_presets(db: sqlite_utils.Database) -> None:
     # The table's own house-rule presets, beside the built-in ones; a game
@@ -67,6 +68,53 @@ def table_presets(db: sqlite_utils.Database) -> None:
     )
     db["presets"].create_index(["name_key"], unique=True)
     db["settings"].create({"key": str, "value": str}, pk="key", not_null={"value"})
+
+
+@migrations(name="0003_game_summaries")
+def game_summaries(db: sqlite_utils.Database) -> None:
+    """Per-game summaries kept at write time (scorekeeper/summaries.py), so
+    the history and the statistics never replay a game; the games already
+    stored get theirs from a replay of their logs."""
+    import json
+
+    from . import rules, store, summaries
+
+    # How often each kind of gain came to a side (tally.COUNTS when written).
+    counts = ("ronda", "double_ronda", "tringa", "missa", "bount", "khamsa", "aachra",
+              "cards", "adjust", "hidden_ronda", "dealer_last_trick")
+    games = db["games"]
+    games.add_column("finished", int, not_null_default=0)
+    games.add_column("winner", int)
+    games.add_column("hands", int, not_null_default=0)
+    games.add_column("event_count", int, not_null_default=0)  # standing events
+    games.add_column("last_event_at", str)
+    games.add_column("deleted_at", str)  # in the bin since then; NULL: listed
+    games.create_index(["deleted_at", "created_at"])
+    games.create_index(["finished", "deleted_at", "updated_at"])
+    db["game_sides"].create(
+        {"game_id": str, "side": int, "name": str, "name_key": str, "score": int,
+         "won": int, "margin": int,
+         "counted": int,  # 1 when the game is over and not in the bin: the statistics'
+         **{name: int for name in counts}},
+        pk=("game_id", "side"),
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"name", "name_key", "score", "won", "margin", "counted", *counts},
+        defaults={"score": 0, "won": 0, "margin": 0, "counted": 0, **{name: 0 for name in counts}},
+    )
+    # A name's games (the list's filter, the names known); the statistics'
+    # per-name aggregates read this one alone.
+    db["game_sides"].create_index(["name_key", "game_id", "name"])
+    db["game_sides"].create_index(["counted", "name_key", "name", "won", "margin"])
+    rows = db.execute("SELECT id, sides, players, rules, first_dealer FROM games").fetchall()
+    for game_id, sides, players, rules_json, first_dealer in rows:
+        setup = rules.Setup(tuple(json.loads(sides)), players,
+                            rules.rules_from_dict(json.loads(rules_json)), first_dealer)
+        summaries.create_sides(db, game_id, setup)
+        standing = store.standing_events(db, game_id)
+        summaries.rebuild(
+            db, game_id, setup, [rules.parse_event(e, setup) for _, e in standing],
+            summaries.event_time(db, game_id, standing[-1][0] if standing else None),
+        )
 
 
 def migrate(db: sqlite_utils.Database) -> None:

@@ -5,7 +5,7 @@ Callers wrap writes that belong together in `db.write_transaction`.
 """
 
 import json
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import sqlite_utils
 
@@ -76,13 +76,34 @@ def mark_undone(db: sqlite_utils.Database, game_id: str, seq: int, by: int) -> N
 
 
 def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, dict]]:
-    """The game's events that are not undone, oldest first: (seq, event)."""
+    """The game's events that are not undone nor removed, oldest first, each
+    in its latest corrected form: (seq, event)."""
+    return [(seq, event) for seq, event in effective_events(db, game_id).items() if event]
+
+
+def effective_events(db: sqlite_utils.Database, game_id: str) -> dict[int, dict | None]:
+    """Every event that is not undone, by seq, oldest first: the event as its
+    latest correction left it, or None when a correction removed it."""
     cursor = db.execute(
-        "SELECT seq, payload FROM events WHERE game_id = ? AND action = 'event'"
-        " AND undone_by IS NULL ORDER BY seq",
+        "SELECT seq, action, payload FROM events WHERE game_id = ?"
+        " AND action IN ('event', 'correction') AND undone_by IS NULL ORDER BY seq",
         [game_id],
     )
-    return [(seq, json.loads(payload)) for seq, payload in cursor]
+    return effective((seq, action, json.loads(payload)) for seq, action, payload in cursor)
+
+
+def effective(records: Iterable[tuple[int, str, dict]]) -> dict[int, dict | None]:
+    """The one place where corrections apply: fold a log's (seq, action,
+    payload) records, oldest first, into its events by seq. A correction
+    ({"corrects": seq, "event": event or None}) replaces the event it names
+    in place, or removes it (None); one naming no standing event is inert."""
+    events: dict[int, dict | None] = {}
+    for seq, action, payload in records:
+        if action == "event":
+            events[seq] = payload
+        elif action == "correction" and payload.get("corrects") in events:
+            events[payload["corrects"]] = payload.get("event")
+    return events
 
 
 def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:
@@ -100,9 +121,9 @@ def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:
 
 
 def latest_running_game_id(db: sqlite_utils.Database) -> str | None:
-    """The unfinished game touched last."""
+    """The unfinished game touched last, outside the bin."""
     row = db.execute(
-        "SELECT id FROM games WHERE json_extract(state, '$.finished') = 0"
+        "SELECT id FROM games WHERE finished = 0 AND deleted_at IS NULL"
         " ORDER BY updated_at DESC LIMIT 1"
     ).fetchone()
     return None if row is None else row[0]

@@ -59,14 +59,17 @@ def _cards_from_query(args: MultiDict) -> list[int] | None:
 
 
 def render_board(
-    game: games.Game, args: MultiDict | None = None, error: str | None = None, status: int = 200
+    game: games.Game, args: MultiDict | None = None, error: str | None = None, status: int = 200,
+    template: str | None = None, **context,
 ):
     """The board page, or only the board for the page's script. `args` are the
-    board's own query (draft announcements, open sheet)."""
+    board's own query (draft announcements, open sheet); `template` and
+    `context`, another page around the board (the result and the review)."""
     args = request.args if args is None else args
     draft = boards.parse_draft(args.getlist("a"), game.setup)
     board = boards.build(get_db(), game, draft, gettext, _cards_from_query(args))
-    template = "games/_board.html" if _wants_board() else "games/board.html"
+    if template is None:
+        template = "games/_board.html" if _wants_board() else "games/board.html"
     html = render_template(
         template,
         board=board,
@@ -77,13 +80,19 @@ def render_board(
         rematch_form=PlayForm(formdata=None, token=one_time_token()),
         back=request.query_string.decode()[:300] if args is request.args else "",
         error=error,
+        **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/games/<game_id>")
 def show(game_id: str):
-    return render_board(_load(game_id))
+    game = _load(game_id)
+    if game.state.finished and not _wants_board():
+        from .history import render_finished  # once over: the result, then the review
+
+        return render_finished(game)
+    return render_board(game)
 
 
 def _after_action(game_id: str, error: ScoringError | None = None, back: str = ""):

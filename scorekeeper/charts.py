@@ -1,0 +1,109 @@
+"""The geometry of the server-drawn SVG charts: numbers in, coordinates out.
+
+The templates draw them (templates/history/_score_chart.html,
+templates/stats/_bars.html) with classes from style.css: the page's
+Content-Security-Policy forbids inline styles, and no script is needed.
+"""
+
+from dataclasses import dataclass
+
+WIDTH = 360
+HEIGHT = 200
+LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 26  # margins around the plot, for the axes' labels
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    at: float  # x for the x axis, y for the y axis
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    side: int
+    points: str  # "x,y x,y ..." for <polyline points>
+    end: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class LineChart:
+    width: int
+    height: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+    lines: list[Line]
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+    target: float | None  # y of the target line, if within the plot
+
+
+def _step(span: int) -> int:
+    """A round gap between the y axis's labels: about four of them."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100):
+        if span / step <= 5:
+            return step
+    return 200
+
+
+def score_chart(scores: list[tuple[int, ...]], target: int,
+                hand_starts: list[tuple[int, int]]) -> LineChart:
+    """The running score of each side: `scores` from the start (all 0) to
+    after the last event; `hand_starts` (x index, hand number) mark the hands."""
+    count = max(1, len(scores) - 1)
+    low = min(0, *(min(s) for s in scores))
+    high = max(target, *(max(s) for s in scores))
+    left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+
+    def x(index: int) -> float:
+        return round(left + (right - left) * index / count, 1)
+
+    def y(value: int) -> float:
+        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
+
+    sides = len(scores[0])
+    lines = []
+    for side in range(sides):
+        points = [(x(i), y(s[side])) for i, s in enumerate(scores)]
+        lines.append(Line(side, " ".join(f"{px},{py}" for px, py in points), points[-1]))
+    step = _step(high - low)
+    first = -(-low // step) * step
+    y_ticks = [Tick(y(v), str(v)) for v in range(first, high + 1, step)]
+    x_ticks = [Tick(x(index), str(hand)) for index, hand in hand_starts]
+    return LineChart(WIDTH, HEIGHT, left, right, top, bottom, lines, x_ticks, y_ticks,
+                     y(target) if low <= target <= high else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    label: str
+    text: str  # the value as the bar's end shows it
+    y: float
+    width: float
+
+
+@dataclass(frozen=True, slots=True)
+class BarChart:
+    width: int
+    height: int
+    label_width: int
+    bar_height: int
+    bars: list[Bar]
+
+
+def bar_chart(rows: list[tuple[str, float, str]], scale: float | None = None,
+              label_chars: int = 14) -> BarChart:
+    """Horizontal bars: (label, value, value's text) each; `scale` is the
+    value of a full bar (the largest value when None)."""
+    row_height, bar_height, label_width = 28, 18, 120
+    room = WIDTH - label_width - 56  # leaves the value's text room after the bar
+    top = max((value for _, value, _ in rows), default=0)
+    scale = scale or top or 1
+    bars = [
+        Bar(label if len(label) <= label_chars else label[: label_chars - 1] + "…", text,
+            index * row_height + (row_height - bar_height) / 2,
+            round(room * max(0.0, value) / scale, 1))
+        for index, (label, value, text) in enumerate(rows)
+    ]
+    return BarChart(WIDTH, max(row_height, row_height * len(rows)), label_width, bar_height, bars)

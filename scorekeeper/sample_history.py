@@ -1,0 +1,173 @@
+"""A large, consistent history of games, written fast with direct SQL: for
+the 10,000-game test of the history and statistics pages
+(tests/test_history_scale.py) and the performance benchmark (bench/).
+
+A few dozen games are played through the engine by a random but legal
+scorer; each stored game is one of them under new ids, names and times, with
+its whole log, its state snapshot and its summary rows, exactly as the app
+would have written them. Use:
+
+    from scorekeeper.sample_history import fill
+    built = fill(db, 10_000)  # db: sqlite_utils.Database with the app's schema
+"""
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+import sqlite_utils
+
+from . import rules, store, tally
+from .games import ID_ALPHABET, ID_LENGTH
+from .summaries import name_key
+
+NAMES = ("Ali", "Karim", "Youssef", "Fatima", "Samira", "Omar", "Nadia", "Hassan", "Leila",
+         "Rachid", "Zineb", "Mehdi", "Salma", "Amine", "Khadija", "Nous", "Eux", "Vous")
+TEMPLATES = 40
+START = datetime(2025, 1, 3, 20, 0, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    setup: rules.Setup  # its sides are placeholders
+    events: list[str]  # as stored (JSON)
+    state: rules.State
+    counts: list[dict[str, int]]
+    rules_json: str
+    state_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltGame:
+    id: str
+    created_at: str
+    sides: tuple[str, ...]
+    scores: tuple[int, ...]
+    finished: bool
+    winner: int | None
+    deleted: bool
+
+
+def _candidates(state: rules.State, rng: random.Random) -> list[dict]:
+    """Events a scorer might send now, likeliest first; the engine says which are legal."""
+    sides = state.setup.side_count
+    side = rng.randrange(sides)
+    other = (side + 1 + rng.randrange(sides - 1)) % sides
+    events = []
+    if state.awaiting_reveal:
+        events.append({"type": "reveal", "ranks": [rng.choice(rules.RANKS) for _ in range(sides)]})
+    if not state.announced and not state.played and rng.random() < 0.35:
+        kind = "tringa" if rng.random() < 0.15 else "ronda"
+        announcements = [{"side": side, "kind": kind}]
+        if rng.random() < 0.4:
+            announcements.append({"side": other, "kind": "ronda"})
+        events.append({"type": "announce", "announcements": announcements})
+    if state.chain is not None and rng.random() < 0.5:
+        holder = state.chain.side
+        later = (holder + 1) % sides
+        events.append({"type": "hit", "side": later, "value": state.setup.rules.hits[
+            min(2, state.chain.step + 1)]})
+    roll = rng.random()
+    if roll < 0.45:
+        events.append({"type": "hit", "side": side, "value": 1})
+    elif roll < 0.7:
+        events.append({"type": "missa", "side": side})
+    elif roll < 0.74:
+        events.append({"type": "adjust", "side": side, "points": rng.choice((-2, 1, 3))})
+    if state.last_deal:
+        given = rng.randrange(12, 29)
+        cards = [given] + [max(0, (40 - given) // sides)] * (sides - 2) + [None]
+        events.append({"type": "end_hand", "cards": cards})
+    else:
+        events.append({"type": "next_deal"})
+    if state.chain is not None:
+        events.append({"type": "chain_end"})
+    return events
+
+
+def _play(setup: rules.Setup, rng: random.Random, length: int) -> Template:
+    """A game played by a random scorer: until it is over, or `length` events."""
+    state = rules.new_game(setup)
+    events: list[rules.Event] = []
+    while not state.finished and len(events) < length:
+        for data in _candidates(state, rng):
+            event = rules.parse_event(data, setup)
+            try:
+                state = rules.apply(state, event)
+            except rules.ScoringError:
+                continue
+            events.append(event)
+            break
+    final, counts = tally.replay_counts(setup, events)
+    return Template(setup, [store.dumps(rules.to_dict(e)) for e in events], final, counts,
+                    store.dumps(setup.rules.to_dict()), store.dumps(final.snapshot()))
+
+
+def templates(seed: int = 4) -> list[Template]:
+    rng = random.Random(seed)
+    made = []
+    for number in range(TEMPLATES):
+        players = (2, 2, 4, 3)[number % 4]
+        sides = tuple(f"side{s}" for s in range(3 if players == 3 else 2))
+        setup = rules.Setup(sides, players, rules.BUILT_IN_PRESETS[("appli", "classique")[
+            number % 5 == 4]], first_dealer=number % len(sides))
+        # One in eight stays unfinished: a game still running.
+        made.append(_play(setup, rng, 30 if number % 8 == 7 else 400))
+    return made
+
+
+def _ids(rng: random.Random, count: int) -> list[str]:
+    ids: set[str] = set()
+    while len(ids) < count:
+        ids.add("".join(rng.choices(ID_ALPHABET, k=ID_LENGTH)))
+    return sorted(ids, key=lambda _: rng.random())
+
+
+def fill(db: sqlite_utils.Database, count: int = 10_000, seed: int = 4,
+         deleted_every: int = 50) -> list[BuiltGame]:
+    """Store `count` games (one in `deleted_every` in the bin), oldest first,
+    each a day's few games apart; returns what was stored, for checking."""
+    rng = random.Random(seed)
+    made = templates(seed)
+    built, games, events, sides = [], [], [], []
+    for number, game_id in enumerate(_ids(rng, count)):
+        template = made[number % len(made)]
+        setup, state = template.setup, template.state
+        names = tuple(rng.sample(NAMES, setup.side_count))
+        start = START + timedelta(minutes=53 * number)
+        created = start.isoformat(timespec="milliseconds")
+        times = [(start + timedelta(seconds=20 * (i + 1))).isoformat(timespec="milliseconds")
+                 for i in range(len(template.events))]
+        updated = times[-1] if times else created
+        deleted = (number % deleted_every == deleted_every - 1) if deleted_every else False
+        games.append((
+            game_id, created, updated, store.dumps(list(names)), setup.players,
+            setup.first_dealer, template.rules_json, len(template.events),
+            template.state_json, int(state.finished), state.winner,
+            tally.hands_played(state), state.events, times[-1] if times else None,
+            updated if deleted else None,
+        ))
+        events += [(game_id, seq, "event", event, None, time)
+                   for seq, (event, time) in enumerate(zip(template.events, times), 1)]
+        for side, (name, line) in enumerate(zip(names, tally.side_lines(state))):
+            counts = template.counts[side]
+            sides.append((game_id, side, name, name_key(name), line.score, int(line.won),
+                          line.margin, int(state.finished and not deleted),
+                          *(counts[k] for k in tally.COUNTS)))
+        built.append(BuiltGame(game_id, created, names, state.scores, state.finished,
+                               state.winner, deleted))
+    count_columns = ", ".join(tally.COUNTS)
+    with db.conn:
+        db.conn.executemany(
+            "INSERT INTO games (id, created_at, updated_at, sides, players, first_dealer, rules,"
+            " version, state, finished, winner, hands, event_count, last_event_at, deleted_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
+        db.conn.executemany(
+            "INSERT INTO events (game_id, seq, action, payload, idempotency_key, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)", events)
+        db.conn.executemany(
+            f"INSERT INTO game_sides (game_id, side, name, name_key, score, won, margin, counted,"
+            f" {count_columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+            f" {', '.join('?' * len(tally.COUNTS))})",
+            sides)
+    return built

@@ -1,0 +1,371 @@
+"""Export documents and their import: every game with its whole log (undone
+events and corrections included, with their times and keys), its rules,
+sides and players, so that an import recreates it exactly.
+
+An import checks everything first (the document's shape, then every game
+replayed record by record as games.py would have taken it, and its result
+against the one the document states) and then writes all its games in one
+transaction, or nothing.
+"""
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+import sqlite_utils
+
+from . import rules, store, summaries
+from .db import write_transaction
+from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
+from .rules.houserules import HouseRules, check_rule
+
+FORMAT = "ronda-scorekeeper"
+FORMAT_VERSION = 1
+GAME_FIELDS = ("id", "created_at", "updated_at", "deleted_at", "sides", "players",
+               "first_dealer", "rules", "creation_key", "version", "result", "log")
+RECORD_FIELDS = ("seq", "action", "payload", "idempotency_key", "undone_by", "created_at")
+RESULT_FIELDS = ("scores", "finished", "winner", "hand", "deal")
+GAME_ID = re.compile(r"[a-z0-9]{1,40}")
+KEY_LENGTH = 100
+PRESET_NAME_LENGTH = 40
+
+
+# -- export ---------------------------------------------------------------------------------
+
+def _result(state: rules.State) -> dict[str, Any]:
+    return {"scores": list(state.scores), "finished": state.finished, "winner": state.winner,
+            "hand": state.hand, "deal": state.deal}
+
+
+def _game_document(row: Mapping[str, Any], log: list[dict]) -> dict[str, Any]:
+    state = json.loads(row["state"])
+    return {
+        "id": row["id"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "deleted_at": row["deleted_at"],
+        "sides": json.loads(row["sides"]),
+        "players": row["players"],
+        "first_dealer": row["first_dealer"],
+        "rules": json.loads(row["rules"]),
+        "creation_key": row["creation_key"],
+        "version": row["version"],
+        "result": {key: state[key] for key in RESULT_FIELDS},
+        "log": log,
+    }
+
+
+_ROW_COLUMNS = ("id", "created_at", "updated_at", "deleted_at", "sides", "players",
+                "first_dealer", "rules", "creation_key", "version", "state")
+
+
+def export_game(db: sqlite_utils.Database, game_id: str) -> dict[str, Any] | None:
+    """One game's document, or None if there is no such game."""
+    row = db.execute(f"SELECT {', '.join(_ROW_COLUMNS)} FROM games WHERE id = ?",
+                     [game_id]).fetchone()
+    if row is None:
+        return None
+    return _game_document(dict(zip(_ROW_COLUMNS, row)), list(store.log(db, game_id)))
+
+
+def export_all(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Every game's document, the bin's included, oldest first."""
+    logs: dict[str, list[dict]] = {}
+    cursor = db.execute(
+        "SELECT game_id, seq, action, payload, idempotency_key, undone_by, created_at"
+        " FROM events ORDER BY game_id, seq"
+    )
+    for game_id, seq, action, payload, key, undone_by, created_at in cursor:
+        logs.setdefault(game_id, []).append({
+            "seq": seq, "action": action, "payload": json.loads(payload),
+            "idempotency_key": key, "undone_by": undone_by, "created_at": created_at,
+        })
+    cursor = db.execute(
+        f"SELECT {', '.join(_ROW_COLUMNS)} FROM games ORDER BY created_at, id"
+    )
+    return [_game_document(dict(zip(_ROW_COLUMNS, row)), logs.get(row[0], []))
+            for row in cursor]
+
+
+def document(games: list[dict[str, Any]], now: str) -> dict[str, Any]:
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": now,
+            "games": games}
+
+
+# -- checking a document --------------------------------------------------------------------
+
+class Because(InvalidInput):
+    """A refusal that says where, then why: `reason` is the cause's sentence."""
+
+    def __init__(self, message: str, cause: ScoringError, **params):
+        super().__init__(message, **params)
+        self.cause = cause
+
+    def sentence(self, translate=lambda message: message) -> str:
+        return translate(self.message) % dict(self.params, reason=self.cause.sentence(translate))
+
+
+class ImportConflict(RuleViolation):
+    """The document would overwrite a game that is here and differs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A game of the document, checked: what to write."""
+
+    document: dict[str, Any]
+    setup: rules.Setup
+    state: rules.State
+    events: list[rules.Event]  # the standing ones, as corrected
+    last_event_at: str | None
+
+
+def _fail(message: str, **params) -> None:
+    raise InvalidInput(message, **params)
+
+
+def _time(value: Any, field: str, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    try:
+        ok = isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
+    except ValueError:
+        ok = False
+    if not ok:
+        _fail(N_("%(field)s must be a date and time with its time zone (ISO 8601)."),
+              field=field)
+
+
+def _key(value: Any, field: str) -> None:
+    if value is not None and not (isinstance(value, str) and 1 <= len(value) <= KEY_LENGTH
+                                  and all(" " <= c <= "~" for c in value)):
+        _fail(N_("%(field)s takes 1 to %(length)s printable ASCII characters."),
+              field=field, length=KEY_LENGTH)
+
+
+def _exact_fields(data: Any, fields: tuple[str, ...], what: str) -> None:
+    if not isinstance(data, dict) or set(data) != set(fields):
+        _fail(N_("%(what)s must be an object with exactly the fields: %(fields)s."),
+              what=what, fields=", ".join(fields))
+
+
+def _rules(data: Any) -> HouseRules:
+    """A game's own copy of its rules: every key checked, its preset's name
+    kept as it is (a preset of another table may be unknown here)."""
+    if not isinstance(data, dict):
+        _fail(N_("The rules must be an object."))
+    preset = data.get("preset")
+    if not isinstance(preset, str) or not 1 <= len(preset) <= PRESET_NAME_LENGTH:
+        _fail(N_("The rules' preset must be a name of 1 to %(length)s characters."),
+              length=PRESET_NAME_LENGTH)
+    values = {key: check_rule(key, value) for key, value in data.items() if key != "preset"}
+    return HouseRules(preset=preset, **values)
+
+
+def _setup(game: dict) -> rules.Setup:
+    parsed = rules.parse_new_game(
+        {"sides": game["sides"], "players": game["players"],
+         "first_dealer": game["first_dealer"]})
+    if list(parsed.sides) != game["sides"]:
+        _fail(N_("Side names must be stored trimmed."))
+    setup = rules.Setup(parsed.sides, parsed.players, _rules(game["rules"]),
+                        parsed.first_dealer)
+    if setup.rules.to_dict() != game["rules"]:
+        _fail(N_("The rules must list every rule with its value."))
+    return setup
+
+
+def _canonical(payload: Any, setup: rules.Setup) -> rules.Event:
+    event = rules.parse_event(payload, setup)
+    if rules.to_dict(event) != payload:
+        _fail(N_("An event must be stored in its full form (every field, nothing else)."))
+    return event
+
+
+def _replay(setup: rules.Setup, effective: dict[int, dict | None]) -> rules.State:
+    return rules.replay(setup, [rules.parse_event(e, setup) for e in effective.values() if e])
+
+
+def _check_log(game: dict, setup: rules.Setup) -> tuple[rules.State, dict[int, dict | None]]:
+    """Replay the log record by record as games.py took it: each event
+    accepted in its turn, each undo taking back the last standing event,
+    each correction accepted; undone_by as the undos say."""
+    log = game["log"]
+    if not isinstance(log, list):
+        _fail(N_("log must be a list of records."))
+    state = rules.new_game(setup)
+    effective: dict[int, dict | None] = {}
+    undone: dict[int, int] = {}
+    keys = set()
+    for number, record in enumerate(log, 1):
+        try:
+            _exact_fields(record, RECORD_FIELDS, "A log record")
+            if type(record["seq"]) is not int or record["seq"] != number:
+                _fail(N_("The log's records must be numbered 1, 2, 3… without a gap (seq)."))
+            _time(record["created_at"], "created_at")
+            _key(record["idempotency_key"], "idempotency_key")
+            if record["idempotency_key"] is not None:
+                if record["idempotency_key"] in keys:
+                    _fail(N_("An Idempotency-Key is used twice in one game."))
+                keys.add(record["idempotency_key"])
+            state = _record(record["action"], record["payload"], number, setup, state,
+                            effective, undone)
+        except RuleViolation as error:
+            raise Because(N_("Record %(seq)s could not have been accepted: %(reason)s"),
+                          error, seq=number) from None
+        except InvalidInput as error:
+            raise Because(N_("Record %(seq)s: %(reason)s"), error, seq=number) from None
+    for record in log:
+        if record["undone_by"] != undone.get(record["seq"]):
+            _fail(N_("Record %(seq)s: undone_by does not match the log's undos."),
+                  seq=record["seq"])
+    return state, effective
+
+
+def _record(action: Any, payload: Any, seq: int, setup: rules.Setup, state: rules.State,
+            effective: dict[int, dict | None], undone: dict[int, int]) -> rules.State:
+    """The state after one log record; raises InvalidInput or RuleViolation."""
+    if action == "event":
+        state = rules.apply(state, _canonical(payload, setup))
+        effective[seq] = payload
+        return state
+    if action == "undo":
+        standing = [s for s, e in effective.items() if e]
+        if not standing or payload != {"undoes": standing[-1]}:
+            _fail(N_("An undo must name the last standing event: {\"undoes\": seq}."))
+        undone[standing[-1]] = seq
+        del effective[standing[-1]]
+        return _replay(setup, effective)
+    if action == "correction":
+        if not isinstance(payload, dict) or set(payload) != {"corrects", "event"}:
+            _fail(N_("A correction must be {\"corrects\": seq, \"event\": event or null}."))
+        target = payload["corrects"]
+        if type(target) is not int or target not in effective:
+            _fail(N_("A correction must name a standing or removed event."))
+        event = payload["event"]
+        if event is not None:
+            _canonical(event, setup)
+        if effective[target] == event:
+            _fail(N_("A correction must change something."))
+        effective[target] = event
+        return _replay(setup, effective)
+    _fail(N_("A log record's action is event, undo or correction."))
+
+
+def check_game(game: Any) -> Checked:
+    """One game of a document, checked whole; raises ScoringError."""
+    _exact_fields(game, GAME_FIELDS, "A game")
+    if not isinstance(game["id"], str) or not GAME_ID.fullmatch(game["id"]):
+        _fail(N_("id must be 1 to 40 lowercase letters and digits."))
+    _time(game["created_at"], "created_at")
+    _time(game["updated_at"], "updated_at")
+    _time(game["deleted_at"], "deleted_at", optional=True)
+    _key(game["creation_key"], "creation_key")
+    setup = _setup(game)
+    state, effective = _check_log(game, setup)
+    if game["version"] != len(game["log"]) or type(game["version"]) is not int:
+        _fail(N_("version must be the seq of the log's last record."))
+    _exact_fields(game["result"], RESULT_FIELDS, "result")
+    if _result(state) != game["result"]:
+        _fail(N_("The log does not lead to the stated result: it scores %(scores)s."),
+              scores=" – ".join(str(s) for s in state.scores))
+    standing = [s for s, e in effective.items() if e]
+    last = game["log"][standing[-1] - 1]["created_at"] if standing else None
+    events = [rules.parse_event(effective[s], setup) for s in standing]
+    return Checked(game, setup, state, events, last)
+
+
+def check_document(data: Any) -> list[Checked]:
+    """Every game of an export document, checked; raises InvalidInput."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InvalidInput(N_("This is not a scorekeeper export (its format is not %(format)s)."),
+                           format=FORMAT)
+    if data.get("format_version") != FORMAT_VERSION:
+        raise InvalidInput(N_("This export's format version is not one this scorekeeper reads "
+                              "(%(version)s)."), version=FORMAT_VERSION)
+    if set(data) - {"format", "format_version", "exported_at", "games"}:
+        raise InvalidInput(N_("An export holds format, format_version, exported_at and games."))
+    games = data.get("games")
+    if not isinstance(games, list) or not games:
+        raise InvalidInput(N_("The export holds no game."))
+    checked, ids, keys = [], set(), set()
+    for number, game in enumerate(games, 1):
+        try:
+            item = check_game(game)
+        except ScoringError as error:
+            game_id = game.get("id") if isinstance(game, dict) else None
+            raise Because(N_("Nothing was imported. Game %(number)s (%(id)s): %(reason)s"),
+                          error, number=number,
+                          id=game_id[:40] if isinstance(game_id, str) else "?") from None
+        if item.document["id"] in ids:
+            raise InvalidInput(N_("The game %(id)s is twice in the export."),
+                               id=item.document["id"])
+        key = item.document["creation_key"]
+        if key is not None and key in keys:
+            raise InvalidInput(N_("Two games of the export have the same creation key."))
+        ids.add(item.document["id"])
+        keys.add(key)
+        checked.append(item)
+    return checked
+
+
+# -- writing --------------------------------------------------------------------------------
+
+def _same(here: dict[str, Any], there: dict[str, Any]) -> bool:
+    """The same game, wherever it is now: in the bin or not is this store's own."""
+    return {**here, "deleted_at": None} == {**there, "deleted_at": None}
+
+
+def _insert(db: sqlite_utils.Database, item: Checked) -> None:
+    game = item.document
+    store.insert_game(db, {
+        "id": game["id"],
+        "created_at": game["created_at"],
+        "updated_at": game["updated_at"],
+        "sides": store.dumps(game["sides"]),
+        "players": game["players"],
+        "first_dealer": game["first_dealer"],
+        "rules": store.dumps(game["rules"]),
+        "version": game["version"],
+        "state": store.dumps(item.state.snapshot()),
+        "creation_key": game["creation_key"],
+    })
+    db.conn.executemany(
+        "INSERT INTO events (game_id, seq, action, payload, idempotency_key, undone_by,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game["id"], r["seq"], r["action"], store.dumps(r["payload"]), r["idempotency_key"],
+          r["undone_by"], r["created_at"]) for r in game["log"]],
+    )
+    if game["deleted_at"] is not None:  # before the summary: a binned game does not count
+        db.execute("UPDATE games SET deleted_at = ? WHERE id = ?",
+                   [game["deleted_at"], game["id"]])
+    summaries.create_sides(db, game["id"], item.setup)
+    summaries.rebuild(db, game["id"], item.setup, item.events, item.last_event_at)
+
+
+def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], list[str]]:
+    """Import every game of an export document, all or none: (ids imported,
+    ids skipped as already here, identical). Raises InvalidInput (400) for a
+    bad document, ImportConflict (409) for a game here that differs."""
+    checked = check_document(data)
+    imported, skipped = [], []
+    with write_transaction(db):
+        for item in checked:
+            game = item.document
+            if store.game_exists(db, game["id"]):
+                if not _same(export_game(db, game["id"]), game):
+                    raise ImportConflict(
+                        N_("Nothing was imported: a different game with the id %(id)s is "
+                           "already here."), id=game["id"])
+                skipped.append(game["id"])
+                continue
+            key = game["creation_key"]
+            if key is not None and store.game_id_for_creation_key(db, key) is not None:
+                raise ImportConflict(
+                    N_("Nothing was imported: the game %(id)s has the creation key of a game "
+                       "already here."), id=game["id"])
+            _insert(db, item)
+            imported.append(game["id"])
+    return imported, skipped

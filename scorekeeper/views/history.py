@@ -1,0 +1,259 @@
+"""Past games: the list, the bin, a game's review and its corrections.
+
+Every change is a CSRF-protected form POST answered by a redirect; a
+correction's one-time token is its Idempotency-Key.
+"""
+
+import re
+from datetime import datetime
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import format_datetime, gettext
+from werkzeug.datastructures import MultiDict
+
+from .. import games, history, review, store
+from ..clock import utc_now
+from ..db import get_db
+from ..errors import error_answer
+from ..forms import one_time_token
+from ..history_forms import ConfirmForm, CorrectForm
+from ..rules import RANKS, to_dict
+from ..rules.errors import N_, InvalidInput, ScoringError
+from ..rules.events import KINDS, LAST_TRICK_OUTCOMES
+from ..rules.newgame import NAME_LENGTH
+from . import games as board_views
+
+bp = Blueprint("history", __name__)
+
+PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
+INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
+
+
+@bp.app_template_filter("when")
+def when(stored: str | None) -> str:
+    """A stored UTC time, in the server's time zone (the table's: it runs at home)."""
+    if not stored:
+        return ""
+    moment = datetime.fromisoformat(stored).astimezone()
+    return format_datetime(moment, "EEE d MMM y, HH:mm", rebase=False)
+
+
+@bp.app_template_filter("duration")
+def duration(minutes: int) -> str:
+    if minutes < 60:
+        return gettext("%(minutes)s min", minutes=minutes)
+    return gettext("%(hours)s h %(minutes)02d", hours=minutes // 60, minutes=minutes % 60)
+
+
+def page_number(args: MultiDict) -> int:
+    """?page=, from 1; anything else is a 400 with a sentence."""
+    value = args.get("page", "1")
+    if not PAGE_NUMBER.fullmatch(value):
+        raise InvalidInput(N_("The page number must be a whole number from 1."))
+    return int(value)
+
+
+def name_filter(args: MultiDict, field: str = "name") -> str | None:
+    value = args.get(field, "").strip()
+    if len(value) > NAME_LENGTH:
+        raise InvalidInput(N_("A name has at most %(length)s characters."), length=NAME_LENGTH)
+    return value or None
+
+
+def no_such_page(pages: int):
+    return error_answer(
+        gettext("There is no such page: the list has %(pages)s.", pages=pages), 404)
+
+
+def _load(game_id: str) -> games.Game:
+    try:
+        return games.load(get_db(), game_id)
+    except games.GameNotFound:
+        abort(404)
+
+
+# -- the list and the bin ---------------------------------------------------------------------
+
+@bp.get("/games")
+def index():
+    db = get_db()
+    name = name_filter(request.args)
+    try:
+        page = history.games_page(db, page_number(request.args), name)
+    except history.NoSuchPage as error:
+        return no_such_page(error.pages)
+    return render_template("history/list.html", page=page, name=name,
+                           names=history.known_names(db))
+
+
+@bp.get("/games/bin")
+def show_bin():
+    try:
+        page = history.games_page(get_db(), page_number(request.args), binned=True)
+    except history.NoSuchPage as error:
+        return no_such_page(error.pages)
+    return render_template("history/bin.html", page=page, form=_confirm_form(),
+                           binned=True)
+
+
+def _confirm_form() -> ConfirmForm:
+    return ConfirmForm(formdata=None, token=one_time_token())
+
+
+@bp.route("/games/bin/empty", methods=["GET", "POST"])
+def empty_bin():
+    db = get_db()
+    if request.method == "POST":
+        if not ConfirmForm().validate():
+            abort(400)
+        count = history.empty_bin(db)
+        flash(gettext("The bin is empty: %(count)s game(s) deleted for good.", count=count))
+        return redirect(url_for("history.show_bin"), 303)
+    page = history.games_page(db, binned=True)
+    return render_template("history/empty.html", count=page.count, form=_confirm_form())
+
+
+@bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: str):
+    db = get_db()
+    line = history.game_line(db, game_id)
+    if line is None:
+        abort(404)
+    if request.method == "POST":
+        if not ConfirmForm().validate():
+            abort(400)
+        history.throw_away(db, game_id, utc_now())
+        flash(gettext("The game is in the bin: you can restore it from there."))
+        return redirect(url_for("history.index"), 303)
+    if line.deleted_at is not None:
+        return redirect(url_for("history.show_bin"), 303)
+    return render_template("history/delete.html", line=line, form=_confirm_form())
+
+
+@bp.post("/games/<game_id>/restore")
+def restore(game_id: str):
+    db = get_db()
+    if history.game_line(db, game_id) is None:
+        abort(404)
+    if not ConfirmForm().validate():
+        abort(400)
+    if history.restore(db, game_id):
+        flash(gettext("The game is back in the list."))
+    return redirect(url_for("history.index"), 303)
+
+
+# -- a game's review ---------------------------------------------------------------------------
+
+def _review_context(game: games.Game) -> dict:
+    db = get_db()
+    return {
+        "review": review.build(game.setup, store.log(db, game.id), game.state),
+        "line": history.game_line(db, game.id),
+        "restore_form": _confirm_form(),
+    }
+
+
+@bp.get("/games/<game_id>/review")
+def show_review(game_id: str):
+    game = _load(game_id)
+    return render_template("history/review.html", game=game, **_review_context(game))
+
+
+def render_finished(game: games.Game):
+    """A game that is over: its result (the board's), then its review."""
+    return board_views.render_board(game, MultiDict(), template="history/finished.html",
+                                    **_review_context(game))
+
+
+def _review_url(game: games.Game) -> str:
+    if game.state.finished:
+        return url_for("games.show", game_id=game.id)
+    return url_for("history.show_review", game_id=game.id)
+
+
+# -- corrections -------------------------------------------------------------------------------
+
+def _whole(value: str | None):
+    """A form's text as a whole number when it is one; else as it is, for the
+    engine to refuse with its own sentence."""
+    if value is None or value.strip() == "":
+        return None
+    value = value.strip()
+    return int(value) if re.fullmatch(r"-?\d{1,4}", value) else value
+
+
+def changed_event(current: dict, form: MultiDict, sides: int) -> dict:
+    """The event `current` (its stored form) with what the correction form changed."""
+    event = dict(current)
+    kind = event["type"]
+    for field in ("side", "value", "points"):
+        if field in event and field in form:
+            event[field] = _whole(form.get(field))
+    if kind == "missa":
+        event["last_card"] = form.get("last_card") == "1"
+    if kind == "adjust" and "note" in form:
+        event["note"] = form.get("note", "")
+    if kind == "dealer_last_trick" and "outcome" in form:
+        event["outcome"] = form.get("outcome")
+    if kind == "end_hand":
+        event["cards"] = [_whole(form.get(f"cards{s}")) for s in range(sides - 1)] + [None]
+    if kind == "reveal":
+        event["ranks"] = [_whole(form.get(f"rank{s}")) for s in range(sides)]
+    if kind == "announce":
+        event["announcements"] = [
+            {"side": _whole(form.get(f"a{i}_side")), "kind": form.get(f"a{i}_kind"),
+             "rank": a["rank"]}
+            for i, a in enumerate(current["announcements"])
+        ]
+    return event
+
+
+def _entry(game: games.Game, seq: int) -> tuple[review.Review, review.Entry]:
+    found = review.build(game.setup, store.log(get_db(), game.id), game.state)
+    for entry in found.entries:
+        if entry.seq == seq:
+            return found, entry
+    abort(404)
+
+
+@bp.route("/games/<game_id>/events/<int:seq>/correct", methods=["GET", "POST"])
+def correct(game_id: str, seq: int):
+    game = _load(game_id)
+    found, entry = _entry(game, seq)
+    here = url_for("history.correct", game_id=game_id, seq=seq)
+    if request.method == "GET":
+        form = CorrectForm(formdata=None, token=one_time_token(), expected_version=game.version)
+        hand, deal = _place(found, entry)
+        return render_template(
+            "history/correct.html", game=game, entry=entry, form=form, hand=hand, deal=deal,
+            back=_review_url(game), RANKS=RANKS, KINDS=KINDS, OUTCOMES=LAST_TRICK_OUTCOMES,
+        )
+    form = CorrectForm()
+    action = request.form.get("action")
+    if not form.validate() or action not in ("change", "remove", "restore"):
+        flash(gettext(INCOMPLETE_FORM), "error")
+        return redirect(here, 303)
+    if action == "remove":
+        event = None
+    elif action == "restore":
+        event = to_dict(entry.event)
+    else:
+        event = changed_event(to_dict(entry.event), request.form, game.setup.side_count)
+    body = {"seq": seq, "event": event, "expected_version": form.expected_version.data}
+    try:
+        game, _ = games.correct(get_db(), game_id, body, f"form:{form.token.data}:correct",
+                                utc_now())
+    except ScoringError as error:
+        flash(error.sentence(gettext), "error")
+        return redirect(here, 303)
+    flash(gettext("Corrected: the score is now %(score)s.",
+                  score=" – ".join(str(s) for s in game.state.scores)))
+    return redirect(_review_url(game), 303)
+
+
+def _place(found: review.Review, entry: review.Entry) -> tuple[int, int]:
+    for hand in found.hands:
+        for deal in hand.deals:
+            if entry in deal.entries:
+                return hand.number, deal.number
+    return 1, 1
