@@ -32,8 +32,15 @@ def migrate(app: Flask) -> None:
         connection.close()
 
 
-def _reason(error: sqlite3.Error) -> str:
-    return str(error).split("\n")[0][:80]
+def _reason(error: Exception) -> str:
+    return str(error).split("\n")[0][:80] or type(error).__name__
+
+
+def _log_failure(app: Flask, error: Exception, message: str, *args) -> None:
+    if isinstance(error, sqlite3.DatabaseError):
+        app.logger.error(message, *args)  # the cause is in the sentence
+    else:  # data a migration cannot read, or a bug: the traceback helps
+        app.logger.exception(message, *args)
 
 
 def open_store(app: Flask) -> None:
@@ -41,7 +48,7 @@ def open_store(app: Flask) -> None:
         if backup.wanted_on_start(app):
             _backup_on_start(app)
         migrate(app)
-    except sqlite3.DatabaseError as error:
+    except Exception as error:  # a server that crash-loops helps nobody
         _refuse_until_open(app, error)
 
 
@@ -55,8 +62,9 @@ def _backup_on_start(app: Flask) -> None:
         app.logger.info("Backed up the store to %s", path)
 
 
-def _refuse_until_open(app: Flask, error: sqlite3.Error) -> None:
-    app.logger.error(
+def _refuse_until_open(app: Flask, error: Exception) -> None:
+    _log_failure(
+        app, error,
         "The score store %s cannot be opened (%s). Every request gets an error page until it "
         "can. To mend it, restore a backup: flask --app scorekeeper restore <file>",
         app.config["DATABASE"], _reason(error),
@@ -73,7 +81,7 @@ def _refuse_until_open(app: Flask, error: sqlite3.Error) -> None:
             if broken.is_set():
                 try:
                     migrate(app)
-                except sqlite3.DatabaseError as error:
+                except Exception as error:
                     return error_answer(gettext(STORE_BROKEN, reason=_reason(error)), 503)
                 broken.clear()
                 app.logger.info("The score store %s opened.", app.config["DATABASE"])

@@ -264,33 +264,9 @@ RUNS = st.lists(st.one_of(
 
 # -- the app under fire and its invariants -------------------------------------
 
-@pytest.fixture(scope="module")
-def target(tmp_path_factory):
-    # In memory when the system has a tmpfs: thousands of commits, each one
-    # synced to disk (synchronous=FULL), would take most of the time here.
-    shm = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() and os.access(shm, os.W_OK) \
-        else tmp_path_factory.mktemp("fuzz")
-    path = folder / "fuzz.sqlite3"
-    app = create_app({"TESTING": True, "DATABASE": str(path)})
-    client = app.test_client()
-    ids = []
-    for body in FIXED_GAMES:
-        response = client.post("/api/games", json=body)
-        assert response.status_code == 201
-        ids.append(response.get_json()["id"])
-    target = Target(path, client, ids)
-    yield target
-    # After the fuzzing: every game, the ones the fuzz made included.
-    target.check_replay(list(target.snapshot()))
-    print(f"fuzz: {sum(FIGURES.values())} requests in this process, by status:",
-          dict(sorted(FIGURES.items())))
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 @dataclass
 class Target:
-    path: object
+    path: Path
     client: object
     game_ids: list[str]
     versions: dict = field(default_factory=dict)  # the highest version seen, per game
@@ -323,6 +299,30 @@ class Target:
         )
         FIGURES[response.status_code] += 1
         return response
+
+
+@pytest.fixture(scope="module")
+def target(tmp_path_factory):
+    # In memory when the system has a tmpfs: thousands of commits, each one
+    # synced to disk (synchronous=FULL), would take most of the time here.
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() and os.access(shm, os.W_OK) \
+        else tmp_path_factory.mktemp("fuzz")
+    path = folder / "fuzz.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(path)})
+    client = app.test_client()
+    ids = []
+    for body in FIXED_GAMES:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 201
+        ids.append(response.get_json()["id"])
+    target = Target(path, client, ids)
+    yield target
+    # After the fuzzing: every game, the ones the fuzz made included.
+    target.check_replay(list(target.snapshot()))
+    print(f"fuzz: {sum(FIGURES.values())} requests in this process, by status:",
+          dict(sorted(FIGURES.items())))
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def check_response(target: Target, request: Request, response, before: dict) -> None:

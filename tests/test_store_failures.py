@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper import create_app, games, migrations
 from scorekeeper.clock import utc_now
-from scorekeeper.db import connect
+from scorekeeper.db import connect, get_db
 
 from live_server import LiveServer
 from testing_routes import add_testing_routes
@@ -116,7 +116,6 @@ def test_an_exclusive_lock_is_a_clear_503_for_readers_too(locked_store):
 def test_the_busy_timeout_defaults_to_five_seconds(tmp_path):
     app = make_app(tmp_path / "t.sqlite3")
     with app.test_request_context():
-        from scorekeeper.db import get_db
         timeout = get_db().execute("PRAGMA busy_timeout").fetchone()[0]
     assert timeout == 5000
 
@@ -198,6 +197,24 @@ def test_a_corrupt_store_at_start_answers_every_request_with_an_error_page(tmp_p
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["version"] == 1
     assert client.get("/").status_code == 200
+
+
+def test_a_migration_that_fails_at_start_is_an_error_page_until_it_passes(
+    tmp_path, monkeypatch, caplog
+):
+    path = tmp_path / "m.sqlite3"
+    game_id = a_store_with_a_game(path)
+
+    def unreadable(store):
+        raise ValueError("a row no migration can read")
+
+    monkeypatch.setattr(migrations, "migrate", unreadable)
+    with caplog.at_level(logging.ERROR):
+        client = english(make_app(path).test_client())  # no exception
+    assert "cannot be opened" in caplog.text and "a row no migration can read" in caplog.text
+    assert_json_error(client.get(f"/api/games/{game_id}"), 503, "a row no migration can read")
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game_id}").status_code == 200
 
 
 def test_a_failed_write_leaves_the_snapshot_and_the_log_in_step(locked_store):
