@@ -9,6 +9,10 @@ from .rules.moves import Step, points_of
 
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
+# Unicode's directional isolates: the plain-text <bdi>. Around a number they
+# keep "+2" and "-3" whole in a right-to-left page; around a name and its
+# points, the pairs follow the page's direction. Invisible otherwise.
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 # The calls of the hit chain, by the value they score. The game's own words:
 # the same in every language, in Arabic script in Arabic.
 CALLS = {1: N_("Bount"), 5: N_("Khamsa"), 10: N_("Âachra")}
@@ -81,13 +85,15 @@ def side_points(step: Step, sides: tuple[str, ...]) -> list[tuple[str, int]]:
 
 
 def points_text(step: Step, sides: tuple[str, ...]) -> str:
-    """What an event gave: "Nous +2", or "—" when it scored nothing."""
-    parts = [f"{name} {p:+d}" for name, p in side_points(step, sides)]
+    """What an event gave: "Nous +2", or "—" when it scored nothing (each
+    pair and each number isolated for right-to-left pages)."""
+    parts = [f"{FSI}{name} {LRI}{p:+d}{PDI}{PDI}" for name, p in side_points(step, sides)]
     return " · ".join(parts) or "—"
 
 
 def score_text(scores: tuple[int, ...]) -> str:
-    return " – ".join(str(s) for s in scores)
+    """The running score, "21 – 17", each number isolated."""
+    return " – ".join(f"{LRI}{s}{PDI}" for s in scores)
 
 
 def announcement_text(announcement: rules.Announcement, sides: tuple[str, ...]) -> str:

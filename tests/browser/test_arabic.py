@@ -45,16 +45,19 @@ def start_arabic_game(page) -> None:
 
 
 def glyph_order(page, selector: str) -> list[str]:
-    """The characters of an element's text, from left to right as drawn."""
+    """The visible characters of an element's first text, from left to right
+    as drawn (spaces and the invisible bidi controls left out)."""
     return page.evaluate("""selector => {
-        const element = document.querySelector(selector);
-        const node = element.firstChild;
+        const node = document.querySelector(selector).firstChild;
         const chars = [];
         for (let i = 0; i < node.textContent.length; i++) {
             const range = document.createRange();
             range.setStart(node, i);
             range.setEnd(node, i + 1);
-            chars.push([range.getBoundingClientRect().left, node.textContent[i]]);
+            const box = range.getBoundingClientRect();
+            if (box.width > 0 && node.textContent[i].trim()) {
+                chars.push([box.left, node.textContent[i]]);
+            }
         }
         return chars.sort((a, b) => a[0] - b[0]).map(c => c[1]);
     }""", selector)
@@ -83,6 +86,10 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     # Numbers stay readable: "+6" is drawn "+6", not "6+", among Arabic words.
     assert glyph_order(page, ".recent li:first-child .gave bdi[dir=ltr]") == ["+", "6"]
     assert page.locator(".recent li:first-child .running").inner_text() == "7 – 0"
+    # The same in the game's review, where the points are plain text with isolates.
+    page.goto(page.url.split("?")[0] + "/review")
+    drawn = glyph_order(page, ".timeline li:last-child .gave")
+    assert drawn.index("+") < drawn.index("6")
 
 
 def test_the_common_case_fits_a_360_by_640_screen_in_arabic(arabic_phone):
