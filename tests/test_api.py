@@ -3,8 +3,13 @@ the error order 404 > 415 > 413 > 400 > 409, idempotency, versions and undo.
 Every refused request answers `{"error": "<sentence>"}` and changes nothing."""
 
 import json
+import tempfile
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import create_app
 
 MAX_BODY = 64 * 1024
 CONTRACT_RULE_KEYS = {
@@ -575,3 +580,73 @@ def test_a_failed_event_still_answers_json_for_every_endpoint(client, game_id):
             response = raw(client, path, body)
             assert 400 <= response.status_code < 500
             assert_error(response, response.status_code)
+
+
+TEXT = st.one_of(st.text(max_size=8),
+                 st.sampled_from(["\ud800", "a\udfffb", "\U0001f0cf", "\x00", "  "]))
+ANY_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), TEXT),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(TEXT, inner, max_size=4)),
+    max_leaves=12,
+)
+# Each event type with its own fields, mostly well formed, so that odd values
+# get past the first check and reach the engine and the store.
+SIDE = st.one_of(st.integers(0, 1), ANY_JSON)
+VERSION = {"expected_version": st.one_of(st.integers(-1, 3), ANY_JSON)}
+
+
+def event_like(kind, **fields):
+    return st.fixed_dictionaries({"type": st.just(kind), **fields}, optional=VERSION)
+
+
+EVENT_LIKE = st.one_of(
+    event_like("hit", side=SIDE, value=st.one_of(st.sampled_from([1, 5, 10]), ANY_JSON)),
+    event_like("missa", side=SIDE, last_card=st.one_of(st.booleans(), ANY_JSON)),
+    event_like("adjust", side=SIDE, points=st.one_of(st.integers(-60, 60), ANY_JSON),
+               note=st.one_of(TEXT, st.sampled_from(["\ud800", "x\udc00"]))),
+    event_like("announce", announcements=st.lists(st.fixed_dictionaries(
+        {"side": SIDE, "kind": st.one_of(st.sampled_from(["ronda", "tringa"]), ANY_JSON)},
+        optional={"rank": st.one_of(st.integers(0, 13), ANY_JSON)}), max_size=5)),
+    event_like("reveal", ranks=st.lists(st.one_of(st.none(), st.integers(0, 13), ANY_JSON),
+                                        max_size=3)),
+    event_like("end_hand", cards=st.lists(st.one_of(st.none(), st.integers(-1, 41), ANY_JSON),
+                                          max_size=3)),
+    event_like("next_deal"), event_like("chain_end"),
+)
+NEW_GAME_LIKE = st.fixed_dictionaries(
+    {"sides": st.one_of(st.lists(TEXT, min_size=2, max_size=3), ANY_JSON)},
+    optional={"players": st.one_of(st.integers(1, 5), ANY_JSON),
+              "rules": st.one_of(st.dictionaries(st.sampled_from(["preset", "target", "stop"]),
+                                                 ANY_JSON), ANY_JSON)},
+)
+
+
+@pytest.fixture(scope="module")
+def fuzzed_app():
+    # Module scope: hypothesis sends many bodies; each test makes its own game.
+    with tempfile.TemporaryDirectory() as folder:
+        yield create_app({"TESTING": True, "DATABASE": f"{folder}/fuzz.sqlite3"})
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=st.one_of(ANY_JSON, EVENT_LIKE, EVENT_LIKE))
+def test_no_event_body_gets_a_server_error(fuzzed_app, body):
+    client = fuzzed_app.test_client()
+    game_id = client.post("/api/games", json={"sides": ["A", "B"]}).get_json()["id"]
+    before = client.get(f"/api/games/{game_id}").get_json()
+    data = json.dumps(body)  # NaN and Infinity come out as such: not JSON
+    response = raw(client, events_path(game_id), data)
+    assert response.status_code in (200, 400, 409), (body, response.get_json())
+    if response.status_code != 200:
+        assert_error(response, response.status_code)
+        assert client.get(f"/api/games/{game_id}").get_json() == before
+
+
+@settings(max_examples=100, deadline=None)
+@given(body=st.one_of(ANY_JSON, NEW_GAME_LIKE, NEW_GAME_LIKE))
+def test_no_new_game_body_gets_a_server_error(fuzzed_app, body):
+    response = raw(fuzzed_app.test_client(), "/api/games", json.dumps(body))
+    assert response.status_code in (201, 400), (body, response.get_json())
+    if response.status_code == 400:
+        assert_error(response, 400)
