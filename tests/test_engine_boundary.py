@@ -226,6 +226,16 @@ def test_side_names_are_stored_trimmed():
     assert parse_new_game({"sides": ["  Nous ", "Eux"]}).sides == ("Nous", "Eux")
 
 
+def test_a_side_name_takes_forty_characters_after_trimming():
+    name = "x" * 40
+    assert parse_new_game({"sides": [f"  {name}  ", "B"]}).sides == (name, "B")
+
+
+def test_side_names_are_unique_ignoring_case_after_trimming():
+    with pytest.raises(InvalidInput):
+        parse_new_game({"sides": ["Nous", " NOUS "]})
+
+
 def test_players_default_to_the_number_of_sides():
     assert parse_new_game({"sides": ["A", "B"]}).players == 2
     assert parse_new_game({"sides": ["A", "B", "C"]}).players == 3
