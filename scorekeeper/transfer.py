@@ -27,7 +27,8 @@ GAME_FIELDS = ("id", "created_at", "updated_at", "deleted_at", "sides", "players
                "first_dealer", "rules", "creation_key", "version", "result", "log")
 RECORD_FIELDS = ("seq", "action", "payload", "idempotency_key", "undone_by", "created_at")
 RESULT_FIELDS = ("scores", "finished", "winner", "hand", "deal")
-GAME_ID = re.compile(r"[a-z0-9]{1,40}")
+# Long enough never to be a word of the site's own addresses (/games/bin, /games/new).
+GAME_ID = re.compile(r"[a-z0-9]{8,40}")
 KEY_LENGTH = 100
 PRESET_NAME_LENGTH = 40
 
@@ -120,6 +121,7 @@ class Checked:
     state: rules.State
     events: list[rules.Event]  # the standing ones, as corrected
     last_event_at: str | None
+    payloads: list[dict]  # each log record's payload, its keys in the order the app writes
 
 
 def _fail(message: str, **params) -> None:
@@ -145,10 +147,9 @@ def _key(value: Any, field: str) -> None:
               field=field, length=KEY_LENGTH)
 
 
-def _exact_fields(data: Any, fields: tuple[str, ...], what: str) -> None:
+def _exact_fields(data: Any, fields: tuple[str, ...], message: str) -> None:
     if not isinstance(data, dict) or set(data) != set(fields):
-        _fail(N_("%(what)s must be an object with exactly the fields: %(fields)s."),
-              what=what, fields=", ".join(fields))
+        _fail(message, fields=", ".join(fields))
 
 
 def _rules(data: Any) -> HouseRules:
@@ -177,9 +178,10 @@ def _setup(game: dict) -> rules.Setup:
     return setup
 
 
-def _canonical(payload: Any, setup: rules.Setup) -> rules.Event:
-    event = rules.parse_event(payload, setup)
-    if rules.to_dict(event) != payload:
+def _canonical(payload: Any, setup: rules.Setup) -> dict:
+    """The event as the app stores it; it must be what the document says."""
+    event = rules.to_dict(rules.parse_event(payload, setup))
+    if event != payload:
         _fail(N_("An event must be stored in its full form (every field, nothing else)."))
     return event
 
@@ -188,7 +190,8 @@ def _replay(setup: rules.Setup, effective: dict[int, dict | None]) -> rules.Stat
     return rules.replay(setup, [rules.parse_event(e, setup) for e in effective.values() if e])
 
 
-def _check_log(game: dict, setup: rules.Setup) -> tuple[rules.State, dict[int, dict | None]]:
+def _check_log(game: dict, setup: rules.Setup
+               ) -> tuple[rules.State, dict[int, dict | None], list[dict]]:
     """Replay the log record by record as games.py took it: each event
     accepted in its turn, each undo taking back the last standing event,
     each correction accepted; undone_by as the undos say."""
@@ -198,10 +201,11 @@ def _check_log(game: dict, setup: rules.Setup) -> tuple[rules.State, dict[int, d
     state = rules.new_game(setup)
     effective: dict[int, dict | None] = {}
     undone: dict[int, int] = {}
-    keys = set()
+    keys, payloads = set(), []
     for number, record in enumerate(log, 1):
         try:
-            _exact_fields(record, RECORD_FIELDS, "A log record")
+            _exact_fields(record, RECORD_FIELDS, N_("A log record must be an object with "
+                                                    "exactly the fields: %(fields)s."))
             if type(record["seq"]) is not int or record["seq"] != number:
                 _fail(N_("The log's records must be numbered 1, 2, 3… without a gap (seq)."))
             _time(record["created_at"], "created_at")
@@ -210,8 +214,9 @@ def _check_log(game: dict, setup: rules.Setup) -> tuple[rules.State, dict[int, d
                 if record["idempotency_key"] in keys:
                     _fail(N_("An Idempotency-Key is used twice in one game."))
                 keys.add(record["idempotency_key"])
-            state = _record(record["action"], record["payload"], number, setup, state,
-                            effective, undone)
+            state, payload = _record(record["action"], record["payload"], number, setup,
+                                     state, effective, undone)
+            payloads.append(payload)
         except RuleViolation as error:
             raise Because(N_("Record %(seq)s could not have been accepted: %(reason)s"),
                           error, seq=number) from None
@@ -221,60 +226,63 @@ def _check_log(game: dict, setup: rules.Setup) -> tuple[rules.State, dict[int, d
         if record["undone_by"] != undone.get(record["seq"]):
             _fail(N_("Record %(seq)s: undone_by does not match the log's undos."),
                   seq=record["seq"])
-    return state, effective
+    return state, effective, payloads
 
 
 def _record(action: Any, payload: Any, seq: int, setup: rules.Setup, state: rules.State,
-            effective: dict[int, dict | None], undone: dict[int, int]) -> rules.State:
-    """The state after one log record; raises InvalidInput or RuleViolation."""
+            effective: dict[int, dict | None], undone: dict[int, int]
+            ) -> tuple[rules.State, dict]:
+    """The state after one log record, and the record's payload as the app
+    writes it; raises InvalidInput or RuleViolation."""
     if action == "event":
-        state = rules.apply(state, _canonical(payload, setup))
-        effective[seq] = payload
-        return state
+        event = _canonical(payload, setup)
+        state = rules.apply(state, rules.parse_event(event, setup))
+        effective[seq] = event
+        return state, event
     if action == "undo":
         standing = [s for s, e in effective.items() if e]
         if not standing or payload != {"undoes": standing[-1]}:
             _fail(N_("An undo must name the last standing event: {\"undoes\": seq}."))
         undone[standing[-1]] = seq
         del effective[standing[-1]]
-        return _replay(setup, effective)
+        return _replay(setup, effective), {"undoes": standing[-1]}
     if action == "correction":
         if not isinstance(payload, dict) or set(payload) != {"corrects", "event"}:
             _fail(N_("A correction must be {\"corrects\": seq, \"event\": event or null}."))
         target = payload["corrects"]
         if type(target) is not int or target not in effective:
             _fail(N_("A correction must name a standing or removed event."))
-        event = payload["event"]
-        if event is not None:
-            _canonical(event, setup)
+        event = None if payload["event"] is None else _canonical(payload["event"], setup)
         if effective[target] == event:
             _fail(N_("A correction must change something."))
         effective[target] = event
-        return _replay(setup, effective)
+        return _replay(setup, effective), {"corrects": target, "event": event}
     _fail(N_("A log record's action is event, undo or correction."))
 
 
 def check_game(game: Any) -> Checked:
     """One game of a document, checked whole; raises ScoringError."""
-    _exact_fields(game, GAME_FIELDS, "A game")
+    _exact_fields(game, GAME_FIELDS, N_("A game must be an object with exactly the fields: "
+                                        "%(fields)s."))
     if not isinstance(game["id"], str) or not GAME_ID.fullmatch(game["id"]):
-        _fail(N_("id must be 1 to 40 lowercase letters and digits."))
+        _fail(N_("id must be 8 to 40 lowercase letters and digits."))
     _time(game["created_at"], "created_at")
     _time(game["updated_at"], "updated_at")
     _time(game["deleted_at"], "deleted_at", optional=True)
     _key(game["creation_key"], "creation_key")
     setup = _setup(game)
-    state, effective = _check_log(game, setup)
+    state, effective, payloads = _check_log(game, setup)
     if game["version"] != len(game["log"]) or type(game["version"]) is not int:
         _fail(N_("version must be the seq of the log's last record."))
-    _exact_fields(game["result"], RESULT_FIELDS, "result")
+    _exact_fields(game["result"], RESULT_FIELDS, N_("result must be an object with exactly "
+                                                    "the fields: %(fields)s."))
     if _result(state) != game["result"]:
         _fail(N_("The log does not lead to the stated result: it scores %(scores)s."),
               scores=" – ".join(str(s) for s in state.scores))
     standing = [s for s, e in effective.items() if e]
     last = game["log"][standing[-1] - 1]["created_at"] if standing else None
     events = [rules.parse_event(effective[s], setup) for s in standing]
-    return Checked(game, setup, state, events, last)
+    return Checked(game, setup, state, events, last, payloads)
 
 
 def check_document(data: Any) -> list[Checked]:
@@ -327,7 +335,7 @@ def _insert(db: sqlite_utils.Database, item: Checked) -> None:
         "sides": store.dumps(game["sides"]),
         "players": game["players"],
         "first_dealer": game["first_dealer"],
-        "rules": store.dumps(game["rules"]),
+        "rules": store.dumps(item.setup.rules.to_dict()),
         "version": game["version"],
         "state": store.dumps(item.state.snapshot()),
         "creation_key": game["creation_key"],
@@ -335,8 +343,8 @@ def _insert(db: sqlite_utils.Database, item: Checked) -> None:
     db.conn.executemany(
         "INSERT INTO events (game_id, seq, action, payload, idempotency_key, undone_by,"
         " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(game["id"], r["seq"], r["action"], store.dumps(r["payload"]), r["idempotency_key"],
-          r["undone_by"], r["created_at"]) for r in game["log"]],
+        [(game["id"], r["seq"], r["action"], store.dumps(payload), r["idempotency_key"],
+          r["undone_by"], r["created_at"]) for r, payload in zip(game["log"], item.payloads)],
     )
     if game["deleted_at"] is not None:  # before the summary: a binned game does not count
         db.execute("UPDATE games SET deleted_at = ? WHERE id = ?",
