@@ -110,7 +110,7 @@ def make_backup(
                 _check(target)
             finally:
                 target.close()
-            path = _free_name(backup_dir)
+            path = backup_dir / f"{PREFIX}{_timestamp()}{SUFFIX}"
             os.replace(partial, path)  # a copy is whole or absent, even if killed
         except BaseException:
             Path(partial).unlink(missing_ok=True)
@@ -118,16 +118,6 @@ def make_backup(
     finally:
         source.close()
     rotate(backup_dir, keep)
-    return path
-
-
-def _free_name(backup_dir: Path) -> Path:
-    stamp = _timestamp()
-    path = backup_dir / f"{PREFIX}{stamp}{SUFFIX}"
-    number = 1
-    while path.exists():
-        path = backup_dir / f"{PREFIX}{stamp}-{number}{SUFFIX}"
-        number += 1
     return path
 
 
@@ -150,8 +140,8 @@ def rotate(backup_dir: Path, keep: int) -> None:
 
 
 def _stage(source_file: Path, timeout: float) -> sqlite3.Connection:
-    """The backup file copied into memory and checked: the restore puts back
-    exactly what was checked, and never writes beside the backup file."""
+    """The backup file copied into memory and checked, so that the restore
+    puts back exactly what was checked."""
     staged = sqlite3.connect(":memory:")
     try:
         source = sqlite3.connect(source_file.resolve().as_uri() + "?mode=ro", uri=True)
