@@ -15,6 +15,8 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from .rules.newgame import NAME_LENGTH
 
 TOKEN_LENGTH = 100
+# WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.
+NAME_TOO_LONG = _l("A name takes at most %(max)d characters.")
 
 
 def one_time_token() -> str:
@@ -48,9 +50,12 @@ class NewGameForm(TokenForm):
         ],
         default="2",
     )
-    name0 = StringField(_l("First side"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
-    name1 = StringField(_l("Second side"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
-    name2 = StringField(_l("Third side (3 players)"), validators=[Optional(), Length(max=NAME_LENGTH)])
+    name0 = StringField(_l("First side"), validators=[
+        DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    name1 = StringField(_l("Second side"), validators=[
+        DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    name2 = StringField(_l("Third side (3 players)"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
     preset = SelectField(_l("Rules"), default="appli")
     first_dealer = RadioField(
         _l("First dealer"), choices=[SelectChoice(str(n), str(n + 1)) for n in range(3)], default="0"

@@ -81,7 +81,8 @@ def values(form: FlaskForm) -> dict[str, Any]:
 
 
 class _PresetBase(FlaskForm):
-    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(
+        max=NAME_LENGTH, message=_l("A name takes at most %(max)d characters."))])
 
 
 PresetForm = with_rule_fields(_PresetBase)

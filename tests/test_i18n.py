@@ -382,6 +382,22 @@ def test_the_switcher_links_to_this_very_page_in_each_language(client, api):
     assert '<html lang="ar" dir="rtl">' in html and "المزيد" in html
 
 
+@pytest.mark.parametrize("language, errors", [
+    ("fr", ["Ce champ est requis.", "Un nom fait au plus 40 caractères."]),
+    ("ar", ["هذا الحقل مطلوب.", "الاسم من 40 حرفًا على الأكثر."]),
+    ("en", ["This field is required.", "A name takes at most 40 characters."]),
+])
+def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_words):
+    client = app.test_client()
+    client.set_cookie("lang", language)
+    form = forms_of(client.get("/games/new").get_data(as_text=True))[0]
+    response = submit(client, form, extra={"name0": "", "name1": "x" * 41, "players": "2"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert re.findall(r'class="field-error"[^>]*>([^<]*)<', html) == errors
+    check_page(html, language, foreign_words, "the new game form's errors")
+
+
 def test_default_side_names_are_in_the_scorers_language(client):
     for language, names in (("fr", ("Nous", "Eux")), ("ar", ("نحن", "هم")), ("en", ("Us", "Them"))):
         html = client.get(f"/games/new?lang={language}").get_data(as_text=True)
