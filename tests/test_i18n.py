@@ -171,23 +171,30 @@ def pattern_of(text: str, python_format: bool) -> re.Pattern | None:
 
 @pytest.fixture(scope="module")
 def foreign_words(catalogs):
+    return foreign_wordings(catalogs)
+
+
+def foreign_wordings(catalogs: dict[str, Catalog]) -> dict[str, dict[str, re.Pattern]]:
     """For each language, the patterns of the other languages' wordings (the
     English msgid included) that must not be left on its pages. A wording that
     also reads inside one of the language's own translations (a short word, a
     game word) cannot tell, and is left out."""
+    def texts(value) -> set[str]:  # a plural entry has several
+        return set(value) if isinstance(value, (list, tuple)) else {value}
+
     forbidden = {}
     for language in LANGUAGES:
         own = catalogs[language]
-        own_texts = [m.string for m in own if m.id and isinstance(m.string, str)]
+        own_texts = set().union(*(texts(m.string) for m in own if m.id))
         patterns = {}
         for message in own:
-            if not message.id or not isinstance(message.id, str):
+            if not message.id:
                 continue
-            python_format = message.python_format
-            wordings = {message.id} | {catalogs[other][message.id].string
-                                       for other in LANGUAGES if other != language}
-            for wording in wordings - {message.string}:
-                pattern = pattern_of(wording, python_format)
+            wordings = texts(message.id).union(*(
+                texts(catalogs[other][message.id].string) for other in LANGUAGES
+                if other != language))
+            for wording in wordings - own_texts:
+                pattern = pattern_of(wording, message.python_format)
                 if pattern and not any(pattern.search(t) for t in own_texts):
                     patterns[wording] = pattern
         forbidden[language] = patterns
