@@ -90,6 +90,10 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     page.goto(page.url.split("?")[0] + "/review")
     drawn = glyph_order(page, ".timeline li:last-child .gave")
     assert drawn.index("+") < drawn.index("6")
+    # Its chart stays drawn left to right: the axis labels end at their anchor.
+    ends = page.evaluate("""() => [...document.querySelectorAll('.chart text[text-anchor=end]')]
+        .map(t => [t.getBBox().x + t.getBBox().width, Number(t.getAttribute('x'))])""")
+    assert ends and all(right <= anchor + 1 for right, anchor in ends)
 
 
 def test_the_common_case_fits_a_360_by_640_screen_in_arabic(arabic_phone):
