@@ -75,6 +75,14 @@ class Server:
                 time.sleep(0.05)
         raise RuntimeError("the server did not answer in time")
 
+    def cpu_seconds(self) -> float | None:
+        """The server process's CPU time so far (Linux), to tell its cost per event."""
+        try:
+            fields_ = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.process.terminate()
         try:
@@ -210,12 +218,16 @@ def one_repeat(tables: int, max_events: int, seconds: float) -> dict:
             players = [Table(n, server.port, max_events, start, deadline) for n in range(tables)]
             for t in players:
                 t.start()
+            server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
             started = time.perf_counter()
             deadline[0] = time.monotonic() + seconds
             start.set()
             for t in players:
                 t.join(seconds + TIMEOUT_SECONDS * (RETRIES + 1))
             elapsed = time.perf_counter() - started
+            client_cpu = time.process_time() - client_cpu
+            if server_cpu is not None:
+                server_cpu = server.cpu_seconds() - server_cpu
             hung = sum(1 for t in players if t.is_alive())
         finally:
             server.stop()
@@ -223,9 +235,14 @@ def one_repeat(tables: int, max_events: int, seconds: float) -> dict:
     acknowledged = sum(len(t.acknowledged) for t in players)
     latencies = [x for t in players for x in t.latencies]
     errors = [e for t in players for e in t.errors]
+    requests = len(latencies) or 1
     return {
         "tables": tables,
         "events_acknowledged": acknowledged,
+        # CPU per answered request: where the time goes on a 2-core machine.
+        "server_cpu_ms_per_request": None if server_cpu is None
+        else round(server_cpu / requests * 1000, 3),
+        "client_cpu_ms_per_request": round(client_cpu / requests * 1000, 3),
         "seconds": round(elapsed, 3),
         "events_per_s": round(acknowledged / elapsed, 1),
         "request_p50_ms": ms(percentile(latencies, 0.5)),
@@ -244,8 +261,11 @@ def measure(tables: int, repeats: int, max_events: int, seconds: float) -> Row:
     figures = {
         key: median([run[key] for run in runs])
         for key in ("events_per_s", "request_p50_ms", "request_p99_ms", "seconds",
-                    "events_acknowledged")
+                    "events_acknowledged", "client_cpu_ms_per_request")
     }
+    server_cpu = [run["server_cpu_ms_per_request"] for run in runs
+                  if run["server_cpu_ms_per_request"] is not None]
+    figures["server_cpu_ms_per_request"] = median(server_cpu) if server_cpu else None
     # Errors and losses are not medians: every one of every repeat counts.
     for key in ("errors", "lost", "doubled", "wrong_state", "retries", "stopped_by_deadline"):
         figures[key] = sum(run[key] for run in runs)
@@ -261,8 +281,14 @@ def measure(tables: int, repeats: int, max_events: int, seconds: float) -> Row:
     measured = (
         f"{figures['events_per_s']:,.0f} events/s ({figures['events_acknowledged']:,.0f} events "
         f"in {figures['seconds']:.1f} s; request p50 {figures['request_p50_ms']:.1f} ms, "
-        f"p99 {figures['request_p99_ms']:.1f} ms); over {repeats} runs: "
+        f"p99 {figures['request_p99_ms']:.1f} ms; CPU per request: server "
+        f"{_ms_or_unknown(figures['server_cpu_ms_per_request'])}, clients "
+        f"{_ms_or_unknown(figures['client_cpu_ms_per_request'])}); over {repeats} runs: "
         f"{figures['errors']} errors, {figures['lost']} lost, {figures['doubled']} doubled, "
         f"{figures['retries']} retries"
     )
     return Row(measured, checks, figures, runs)
+
+
+def _ms_or_unknown(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:.2f} ms"

@@ -152,9 +152,9 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
 
     The writers of this process first queue on a lock of their own. SQLite
     makes a writer that finds the store locked sleep and retry (1, 2, 5, 10 …
-    100 ms): with a server's threads all writing, the store sat unlocked
-    while they slept, and an unlucky one could sleep past the busy timeout
-    (a 503) while the others kept winning (docs/PERFORMANCE.md,
+    100 ms): with a server's threads all writing, the store can sit unlocked
+    while they sleep, and on a busy machine an unlucky one slept past the
+    busy timeout (a 503) while the others kept winning (docs/PERFORMANCE.md,
     bench/contention.py). A thread waiting on this lock wakes as soon as the
     writer before it is done. Other processes are still kept out by
     SQLite's own lock and its busy timeout."""
