@@ -9,8 +9,21 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from live_server import LiveServer
 from table import tap
 from test_accessibility import check
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server of this module's own: its games must not become the names the
+    new-game page offers to the other browser tests (it offers the last ones)."""
+    folder = tmp_path_factory.mktemp("history-live")
+    live = LiveServer(folder, folder / "history.sqlite3")
+    live.start()
+    live.get("/")
+    yield live
+    live.kill()
 
 
 def post(server, path, body):
@@ -21,7 +34,7 @@ def post(server, path, body):
 
 
 def names():
-    """Side names no other test uses: the live server's store is shared."""
+    """Side names no other test of this module uses."""
     tag = secrets.token_hex(3)
     return f"Ali{tag}", f"Karim{tag}"
 
