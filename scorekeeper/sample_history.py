@@ -7,8 +7,9 @@ scorer; each stored game is one of them under new ids, names and times, with
 its whole log, its state snapshot and its summary rows, exactly as the app
 would have written them. Use:
 
-    from scorekeeper.sample_history import fill
-    built = fill(db, 10_000)  # db: sqlite_utils.Database with the app's schema
+    from scorekeeper.sample_history import build, fill
+    built = build("/tmp/big.sqlite3")  # a new store: the app's schema, 10,000 games
+    built = fill(db, 10_000)  # or into an open store that has the app's schema
 """
 
 import random
@@ -17,7 +18,8 @@ from datetime import datetime, timedelta, timezone
 
 import sqlite_utils
 
-from . import rules, store, tally
+from . import db as stores
+from . import migrations, rules, store, tally
 from .games import ID_ALPHABET, ID_LENGTH
 from .summaries import name_key
 
@@ -171,3 +173,13 @@ def fill(db: sqlite_utils.Database, count: int = 10_000, seed: int = 4,
             f" {', '.join('?' * len(tally.COUNTS))})",
             sides)
     return built
+
+
+def build(path: str, count: int = 10_000, seed: int = 4) -> list[BuiltGame]:
+    """A store at `path` (a new file) with the app's schema and `count` games."""
+    db = stores.connect(path)
+    try:
+        migrations.migrate(db)
+        return fill(db, count, seed)
+    finally:
+        db.close()

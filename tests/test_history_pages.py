@@ -185,6 +185,12 @@ def test_a_running_game_has_a_review_too(french, api):
     assert french.get("/games/nosuchgame/review").status_code == 404
 
 
+def test_a_running_games_review_is_one_tap_from_the_boards_more_sheet(french, api):
+    game_id = played(api, ("Ali", "Karim"), {"type": "missa", "side": 1})
+    sheet = french.get(f"/games/{game_id}?sheet=more").get_data(as_text=True)
+    assert f'href="/games/{game_id}/review">Revoir et corriger les coups passés' in sheet
+
+
 def test_the_review_lists_the_rules_the_game_used(french, api):
     game_id = api.new_game(sides=["Ali", "Karim"], rules={"preset": "classique",
                                                             "target": 51})["id"]
