@@ -24,14 +24,15 @@ def mark(page: Page, name: str, then: str) -> None:
     expect(page.get_by_text(then).first).to_be_visible()
 
 
-def start_game(page: Page, players: str | None = None, names: tuple[str, str] | None = None) -> None:
+def start_game(page: Page, players: str | None = None, names: tuple[str, str] = ("Nous", "Eux")) -> None:
+    """A new game from the home page. The names are typed in: the form offers
+    the last ones used, which other tests on the same server may have changed."""
     page.goto("/")
     page.get_by_role("link", name="Nouvelle partie").tap()
     if players:
         page.get_by_label(players).check()
-    if names:
-        page.get_by_label("Premier camp").fill(names[0])
-        page.get_by_label("Deuxième camp").fill(names[1])
+    page.get_by_label("Premier camp").fill(names[0])
+    page.get_by_label("Deuxième camp").fill(names[1])
     page.get_by_role("button", name="Commencer la partie").tap()
     expect(page.locator("#board")).to_be_visible()
 

@@ -18,6 +18,8 @@ def test_a_preset_made_in_the_settings_is_applied_to_a_game(phone, screenshot):
     phone.goto("/games/new")
     phone.get_by_label("Règles", exact=True).select_option("Chez Omar")  # reloads the form
     expect(phone.get_by_text("partie en 21 · Tringa 5 · coups 1/6/15")).to_be_visible()
+    phone.get_by_label("Premier camp").fill("Nous")
+    phone.get_by_label("Deuxième camp").fill("Eux")
     phone.get_by_role("button", name="Commencer la partie").tap()
     expect(phone.get_by_text("Partie en 21")).to_be_visible()
 
