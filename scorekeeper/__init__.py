@@ -7,7 +7,8 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, backup, db, describe, errors, forms, i18n, rule_texts, security, startup,
+    access, api, assets, backup, compress, db, describe, errors, forms, i18n, rule_texts, security,
+    startup,
 )
 from .secret import load_or_create_secret
 
@@ -50,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
 
     assets.init_app(app)
+    compress.init_app(app)  # gzip for the clients that accept it
     describe.init_app(app)
     forms.init_app(app)
     rule_texts.init_app(app)

@@ -1,0 +1,63 @@
+"""Answers are gzip-compressed for clients that accept it (issue 7)."""
+
+import gzip
+
+import pytest
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+def unpacked(response) -> bytes:
+    assert response.headers.get("Content-Encoding") == "gzip"
+    return gzip.decompress(response.data)
+
+
+@pytest.mark.parametrize("path", ["/static/style.css", "/static/board.js",
+                                  "/static/manifest.webmanifest"])
+def test_a_static_text_file_comes_compressed_and_whole(client, path):
+    plain = client.get(path)
+    packed = client.get(path, headers=GZIP)
+    assert packed.status_code == plain.status_code == 200
+    assert unpacked(packed) == plain.data
+    assert len(packed.data) < len(plain.data)
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert packed.headers["Cache-Control"] == plain.headers["Cache-Control"]
+
+
+def test_a_compressed_static_file_can_still_be_revalidated(client):
+    first = client.get("/static/style.css", headers=GZIP)
+    assert first.headers["ETag"].startswith('W/"')
+    again = client.get("/static/style.css",
+                       headers={**GZIP, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and not again.data
+
+
+def test_a_page_comes_compressed(client):
+    response = client.get("/", headers=GZIP)
+    assert response.status_code == 200
+    assert unpacked(response).lstrip().lower().startswith(b"<!doctype html>")
+    assert "Accept-Encoding" in response.headers["Vary"]
+
+
+def test_a_game_state_comes_compressed_and_equal(client, api):
+    game = api.new_game(sides=["Nous", "Eux"])
+    plain = client.get(f"/api/games/{game['id']}")
+    packed = client.get(f"/api/games/{game['id']}", headers=GZIP)
+    assert unpacked(packed) == plain.data
+
+
+def test_nothing_is_compressed_for_a_client_that_does_not_ask(client):
+    response = client.get("/static/style.css")
+    assert "Content-Encoding" not in response.headers
+    assert "Accept-Encoding" in response.headers["Vary"]
+    refused = client.get("/static/style.css", headers={"Accept-Encoding": "gzip;q=0"})
+    assert "Content-Encoding" not in refused.headers
+
+
+def test_small_bodies_images_and_heads_are_left_alone(client):
+    error = client.get("/api/games/nosuchgame", headers=GZIP)  # a short JSON error
+    assert error.status_code == 404 and "Content-Encoding" not in error.headers
+    image = client.get("/static/icon-192.png", headers=GZIP)
+    assert image.status_code == 200 and "Content-Encoding" not in image.headers
+    head = client.head("/static/style.css", headers=GZIP)
+    assert head.status_code == 200 and "Content-Encoding" not in head.headers
