@@ -20,22 +20,20 @@ from scorekeeper.rules import (
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# The package's own __init__ (create_app) imports Flask, so the probe stands in
-# an empty `scorekeeper` package: what is measured is what the engine imports.
+# A fresh interpreter imports the module as any caller would (the package's
+# __init__ included) and says which of the web's and the database's modules
+# came with it.
 IMPORT_PROBE = """
-import sys, types
-package = types.ModuleType("scorekeeper")
-package.__path__ = [sys.argv[1]]
-sys.modules["scorekeeper"] = package
-__import__(sys.argv[2])
+import sys
+__import__(sys.argv[1])
 print(" ".join(m for m in ("flask", "werkzeug", "sqlite3", "sqlite_utils") if m in sys.modules))
 """
 
 
 def modules_imported_by(module: str) -> set[str]:
     result = subprocess.run(
-        [sys.executable, "-c", IMPORT_PROBE, str(ROOT / "scorekeeper"), module],
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", IMPORT_PROBE, module],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
     )
     assert result.returncode == 0, result.stderr
     return set(result.stdout.split())
