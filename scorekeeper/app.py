@@ -10,6 +10,7 @@ from . import (
     access, api, assets, backup, compress, db, describe, errors, forms, i18n, rule_texts, security,
     startup,
 )
+from .app_request import Request
 from .secret import load_or_create_secret
 
 # Templates, static files, translations and the instance folder sit at the
@@ -26,6 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    app.request_class = Request  # a query string that is not UTF-8 is no 500
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite3"),
         MAX_CONTENT_LENGTH=api.MAX_BODY_BYTES,

@@ -18,6 +18,9 @@ from .rules.moves import Step, points_of, preview, refusal, timeline
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4
 _WHOLE = re.compile(r"-?\d{1,4}")
+# Not str.isdigit: "²" is a digit that int() refuses, and 5,000 digits are
+# past int()'s limit.
+_INDEX = re.compile(r"\d{1,4}")
 
 
 @dataclass
@@ -94,7 +97,7 @@ def parse_draft(values: list[str], setup: rules.Setup) -> list[rules.Announcemen
     draft = []
     for value in values[:DRAFT_LIMIT]:
         side, _, kind = value.partition("-")
-        if side.isdigit() and int(side) < setup.side_count and kind in KINDS:
+        if _INDEX.fullmatch(side) and int(side) < setup.side_count and kind in KINDS:
             draft.append(rules.Announcement(int(side), kind))
     return draft
 

@@ -166,6 +166,12 @@ def _rules(data: Any) -> HouseRules:
 
 
 def _setup(game: dict) -> rules.Setup:
+    # A new game may leave these out (null); a stored game has them, and
+    # _insert writes them as the document says.
+    if game["players"] is None:
+        _fail(N_("players must be 2, 3 or 4."))
+    if game["first_dealer"] is None:
+        _fail(N_("first_dealer must be the number of a side."))
     parsed = rules.parse_new_game(
         {"sides": game["sides"], "players": game["players"],
          "first_dealer": game["first_dealer"]})

@@ -29,6 +29,9 @@ from ..rules.errors import N_, InvalidInput, ScoringError
 bp = Blueprint("games", __name__)
 
 SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
+# A count in the query. Not str.isdigit: "²" is a digit that int() refuses,
+# and 5,000 digits are past int()'s limit.
+CARD_COUNT = re.compile(r"\d{1,4}")
 # The sides' names before any game was played, in the scorer's language.
 DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
@@ -54,7 +57,7 @@ def _cards_from_query(args: MultiDict) -> list[int] | None:
     counts = []
     for side in range(2):
         value = args.get(f"cards{side}", "20")
-        counts.append(max(0, min(40, int(value))) if value.isdigit() else 20)
+        counts.append(min(40, int(value)) if CARD_COUNT.fullmatch(value) else 20)
     return counts
 
 
@@ -78,7 +81,7 @@ def render_board(
         undo_form=UndoForm(formdata=None, token=one_time_token(),
                            expected_version=game.version),
         rematch_form=PlayForm(formdata=None, token=one_time_token()),
-        back=request.query_string.decode()[:300] if args is request.args else "",
+        back=request.query_string.decode(errors="replace")[:300] if args is request.args else "",
         error=error,
         **context,
     )
