@@ -44,14 +44,16 @@ TIMEOUT_SECONDS = 30
 
 
 class Server:
-    """`python -m scorekeeper.serve` on a free loopback port, on `database`."""
+    """`python -m scorekeeper.serve` on a free loopback port, on `database`
+    (`extra_env`: more environment variables, e.g. FLASK_BACKUP_DIR)."""
 
-    def __init__(self, database: Path, log: Path):
+    def __init__(self, database: Path, log: Path, **extra_env: str):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         env = dict(os.environ, HOST="127.0.0.1", PORT=str(self.port),
-                   FLASK_DATABASE=str(database), FLASK_SECRET_KEY=secrets.token_hex(16))
+                   FLASK_DATABASE=str(database), FLASK_SECRET_KEY=secrets.token_hex(16),
+                   **extra_env)
         self.log = log
         with open(log, "wb") as out:
             self.process = subprocess.Popen(

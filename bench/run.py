@@ -30,10 +30,9 @@ from typing import Any
 
 from .common import ROOT, file_system_of
 
-# One module per row of the table, in the table's order. The pages' rows
-# (a whole game in the browser, page weight, history at scale) are added
-# here as their modules are written.
-ROWS = ["bench.tap", "bench.game_length", "bench.replay", "bench.club"]
+# One module per row of the table, in the table's order.
+ROWS = ["bench.tap", "bench.game_length", "bench.replay", "bench.club", "bench.browser_game",
+        "bench.page_weight", "bench.history_scale"]
 
 RESULTS = ROOT / "bench" / "results.json"
 DOC = ROOT / "docs" / "PERFORMANCE.md"

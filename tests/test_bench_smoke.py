@@ -2,7 +2,8 @@
 
 Every row module runs through the real command; the output's shape is
 checked, not the targets (they depend on the machine), except what no
-machine excuses: a club run that loses, doubles or refuses an event.
+machine excuses: a club run that loses, doubles or refuses an event, and a
+scoreboard that loads anything from another host.
 """
 
 import json
@@ -75,6 +76,48 @@ def test_the_timed_rows_report_medians_and_p99(smoke):
     replay = rows["bench.replay"]["figures"]
     assert all(replay[f"fold_{n}_events_per_s"] > 0
                for n in rows["bench.replay"]["sizes"]["lengths"])
+
+
+def test_the_page_rows_report_their_figures(smoke):
+    report, _ = smoke
+    rows = {row["module"]: row["figures"] for row in report["rows"]}
+    sizes = {row["module"]: row["sizes"] for row in report["rows"]}
+    game = rows["bench.browser_game"]
+    for mode in ("js", "nojs"):
+        assert 0 < game[f"{mode}_p50_ms"] <= game[f"{mode}_p95_ms"]
+        assert 0 < game[f"{mode}_probe_p50_ms"] <= game[f"{mode}_probe_p95_ms"]
+    assert sum(game["tap_mix"].values()) == game["taps_per_game"]
+    history = rows["bench.history_scale"]
+    for page in ("games", "stats", "home", "count"):
+        assert 0 < history[f"{page}_p50_ms"] <= history[f"{page}_p99_ms"]
+    assert history["games"] == sizes["bench.history_scale"]["games"]
+
+
+def test_the_scoreboard_loads_nothing_from_other_hosts(smoke):
+    report, _ = smoke
+    weight = next(row for row in report["rows"] if row["module"] == "bench.page_weight")
+    figures = weight["figures"]
+    assert figures["other_hosts"] == 0 and figures["failed"] == 0
+    kinds = {r["type"] for r in figures["resources"]}
+    assert {"document", "stylesheet", "script", "manifest"} <= kinds
+    assert 0 < figures["gzip_bytes"] < figures["raw_bytes"]
+    assert figures["requests"] == len(figures["resources"])
+
+
+def test_the_scorer_of_the_browser_row_taps_only_what_the_board_offers():
+    from bench import browser_game
+
+    board = {"moves": ["hit.0.1", "hit.1.1", "missa.0", "missa.1", "next_deal"],
+             "undo": False, "marks": ["a=0-ronda", "a=1-tringa"], "endSheet": True,
+             "scores": [0, 0]}
+    rng = random.Random(5)
+    chosen = {browser_game.choose(rng, board, 101)[0] for _ in range(300)}
+    assert chosen == {"hit.0.1", "hit.1.1", "missa.0", "missa.1", "next_deal", "mark a=0-ronda"}
+    draft = dict(board, moves=board["moves"] + ["announce"])
+    assert browser_game.choose(rng, draft, 101)[0] == "announce"
+    last_deal = dict(board, moves=["missa.0"], undo=True, marks=[])
+    assert {browser_game.choose(rng, last_deal, 101)[0] for _ in range(100)} == \
+        {"missa.0", "undo", "end of hand"}
 
 
 def test_the_club_stores_every_acknowledged_event_exactly_once(smoke):

@@ -1,0 +1,388 @@
+"""A whole game in the browser: from a tap to the updated score on the screen.
+
+The served app (waitress, as `make run`) and Debian's Chromium driven by
+Playwright, on a phone's viewport (390×844, touch) with the CPU slowed down
+4× through the DevTools protocol (`Emulation.setCPUThrottlingRate`), as a
+modest phone would be. Each repeat plays two games of the same taps (the
+same seed): one with JavaScript, where the page's script posts the tap and
+swaps the board in place, and one without, where the tap is a form POST
+answered by a redirect and a new page.
+
+A tap is a touch dispatched through the DevTools protocol at the centre of
+the control (touchStart, touchEnd: what Playwright's own tap sends), and
+its time runs from just before that dispatch (this process's clock) to the
+paint of the updated board (the page's clock, `performance.timeOrigin` +
+its time; both are the machine's real-time clock):
+
+- with JavaScript: a MutationObserver sees the server's board put in place
+  (the first change of the page after the tap but the pressed look of the
+  tapped control; the script updates the board in one task, its scores
+  with it), then the first task after the next animation frame marks the
+  end: that frame has painted it;
+- without: the new page's first contentful paint (Paint Timing; the board is
+  rendered by the server and the style sheet is cached, so the first paint
+  shows the score), from the navigation's own timing.
+
+The taps are a realistic mix chosen by a seeded scorer among the controls
+the board offers: hits (1, and 5 and 10 when a chain can follow), missas,
+chain ends, next deal, an announcement marked then confirmed, the
+end-of-hand sheet opened then confirmed, an undo now and then. The game is
+played to 101 so that 50 taps never end it.
+
+Same-run baselines: after every timed tap, a probe page in another tab of
+the same browser, equally slowed down, is tapped the same way; its button
+changes a 64 px number in place (no network, no server): the floor of any
+tap on this machine at that moment. And each tap's parts are taken from the
+browser's own timings: with JavaScript, the request as the fetch saw it
+(Resource Timing: the server's answer, from sending to the first byte) and
+what remains before and after it; without, the POST and its redirect, the
+new page's GET, and its parsing and first paint.
+
+Chromium slows a tab down by keeping a core busy beside it (about 0.8 of a
+core per slowed tab, idle or not, on this machine), so only the tab being
+tapped is slowed down, for the time of its tap.
+"""
+
+import random
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from . import table
+from .chromium import PHONE, api_post, chromium, live_server
+from .common import Check, Row, median, percentile
+
+WHAT = "a whole game"
+HOW = ("the browser path: a touch dispatched to the updated score painted, in headless "
+       "Chromium (390×844 touch viewport, 4× CPU slowdown through DevTools), 50 taps of a "
+       "realistic mix, with and without JavaScript, p50 and p95; baseline in the same run, "
+       "tap by tap: a trivial in-page update of a number under the same slowdown")
+TARGET = "median ≤ 50 ms, p95 ≤ 100 ms with JavaScript"
+SIZES = {
+    "full": {"taps": 50, "repeats": 3, "throttle": 4},
+    "smoke": {"taps": 3, "repeats": 1, "throttle": 4},
+}
+P50_LIMIT_MS = 50.0
+P95_LIMIT_MS = 100.0
+TAP_TIMEOUT_MS = 15_000
+IDLE_BETWEEN_TAPS_S = 0.05  # a scorer's taps are seconds apart: start each on an idle page
+NEAR_THE_END = 20  # points before the target where only the small gains stay
+
+# Installed in a page with JavaScript: `arm` before a tap, then `done` is a
+# promise of the tap's timings, resolved once the new board is painted.
+WATCH = """() => {
+  const b = window.__bench = {armed: false};
+  const times = e => e && {start: e.startTime, request: e.requestStart, response: e.responseStart,
+                           end: e.responseEnd};
+  // The first change of the page after the tap, except the pressed look the
+  // script gives the tapped control at once: the board swapped in, whole or
+  // in part, all in one task.
+  new MutationObserver(records => {
+    if (!b.armed || records.every(r => r.type === "attributes" && r.attributeName === "class"
+                                       && r.target === b.control)) { return; }
+    b.armed = false;
+    const swapped = performance.now();
+    requestAnimationFrame(() => setTimeout(() => {
+      const fetches = performance.getEntriesByType("resource").filter(
+        e => e.initiatorType === "fetch" && !e.name.includes("/api/"));
+      b.resolve({origin: performance.timeOrigin, down: b.down, swapped,
+                 painted: performance.now(), fetch: times(fetches[fetches.length - 1])});
+    }, 0));
+  }).observe(document.body, {childList: true, subtree: true, attributes: true,
+                              characterData: true});
+  addEventListener("pointerdown", e => { if (b.armed) { b.down = e.timeStamp; } }, true);
+  b.arm = control => {
+    b.control = control;
+    b.down = null;
+    performance.clearResourceTimings();
+    b.done = new Promise(resolve => { b.resolve = resolve; });
+    b.armed = true;
+  };
+}"""
+
+# Where to touch a control (scrolled into view if it is not): its centre in
+# the viewport, after arming the page's watch when asked.
+LOCATE = """([selector, arm]) => {
+  const control = document.querySelector(selector);
+  if (!control) { return null; }
+  control.scrollIntoView({block: "nearest"});
+  if (arm) { window.__bench.arm(control); }
+  const box = control.getBoundingClientRect();
+  return {x: box.x + box.width / 2, y: box.y + box.height / 2};
+}"""
+
+# What the board offers now: the scorer's choices.
+BOARD = """() => {
+  const board = document.getElementById("board");
+  if (!board) { return null; }
+  const on = sel => [...board.querySelectorAll(sel)];
+  return {
+    version: board.dataset.version,
+    moves: on("button[name=move]").filter(b => !b.disabled).map(b => b.value),
+    undo: on("form.undo button").some(b => !b.disabled),
+    marks: on(".pad a.button[data-swap]").map(a => a.getAttribute("href").split("?")[1]),
+    endSheet: on(".actions a[href$='sheet=end']").some(
+      a => a.getAttribute("aria-disabled") !== "true"),
+    scores: on(".points").map(p => Number(p.textContent)),
+  };
+}"""
+DONE = f"() => window.__bench.done.then(timings => ({{timings, board: ({BOARD})()}}))"
+
+# Without JavaScript in the page, the harness still reads its timings: those
+# of the navigation, once its first contentful paint is in.
+NAVIGATION = f"""() => {{
+  const nav = performance.getEntriesByType("navigation")[0];
+  const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+  return fcp ? {{timings: {{origin: performance.timeOrigin, fcp: fcp.startTime,
+                  redirectStart: nav.redirectStart, redirectEnd: nav.redirectEnd,
+                  fetchStart: nav.fetchStart, requestStart: nav.requestStart,
+                  responseStart: nav.responseStart, responseEnd: nav.responseEnd}},
+                board: ({BOARD})()}} : null;
+}}"""
+
+# The probe: a number changed in place by a tap, nothing else.
+PROBE_PAGE = """<!doctype html><meta name="viewport" content="width=device-width">
+<p id="n" style="font: bold 64px sans-serif">0</p>
+<button id="b" style="width: 160px; height: 64px">+1</button>
+<script>
+document.getElementById("b").addEventListener("click", () => {
+  const n = document.getElementById("n"); n.textContent = Number(n.textContent) + 1; });
+const b = window.__bench = {};
+new MutationObserver(() => {
+  requestAnimationFrame(() => setTimeout(() => b.resolve(
+    {origin: performance.timeOrigin, painted: performance.now()}), 0));
+}).observe(document.getElementById("n"), {childList: true, characterData: true, subtree: true});
+b.arm = () => { b.done = new Promise(resolve => { b.resolve = resolve; }); };
+</script>"""
+
+
+def epoch_ms() -> float:
+    return time.time() * 1000
+
+
+class Phone:
+    """A throttled phone tab and how to tap it."""
+
+    def __init__(self, browser, base: str, throttle: int, javascript: bool):
+        self.context = browser.new_context(**PHONE, base_url=base, java_script_enabled=javascript)
+        self.page = self.context.new_page()
+        self.cdp = self.context.new_cdp_session(self.page)
+        self.throttle = throttle
+        self.javascript = javascript
+
+    def close(self) -> None:
+        self.context.close()
+
+    @contextmanager
+    def slowed_down(self) -> Iterator[None]:
+        """The CPU slowdown, for the time of a tap only: a second slowed tab,
+        or one left slowed between taps, would keep a core busy for nothing
+        and slow everything else down (the module's docstring)."""
+        self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": self.throttle})
+        try:
+            yield
+        finally:
+            self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+
+    def touch(self, selector: str, arm: bool) -> float:
+        """Touch the centre of `selector`; the time just before, in epoch ms."""
+        point = self.page.evaluate(LOCATE, [selector, arm])
+        if point is None:
+            raise AssertionError(f"no {selector} on the page")
+        started = epoch_ms()
+        self.cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        return started
+
+    def tap(self, selector: str) -> tuple[dict, dict | None]:
+        """One timed tap on the board: its parts in ms, and the board after it."""
+        if self.javascript:
+            started = self.touch(selector, arm=True)
+            answer = self.page.evaluate(DONE)
+            done = answer["timings"]
+            part = {"total": done["origin"] + done["painted"] - started}
+            if done["down"] is not None:
+                part["to_pointerdown"] = done["origin"] + done["down"] - started
+            fetch = done["fetch"]
+            if fetch is not None:
+                if done["down"] is not None:
+                    part["before_request"] = fetch["start"] - done["down"]
+                part.update(
+                    server=fetch["response"] - fetch["request"],
+                    request=fetch["end"] - fetch["start"],
+                    after_response=done["painted"] - fetch["end"],
+                )
+            return part, answer["board"]
+        with self.page.expect_navigation(wait_until="load", timeout=TAP_TIMEOUT_MS):
+            started = self.touch(selector, arm=False)
+        deadline = time.monotonic() + TAP_TIMEOUT_MS / 1000
+        while (answer := self.page.evaluate(NAVIGATION)) is None:  # the paint entry comes last
+            if time.monotonic() > deadline:
+                raise AssertionError("no first contentful paint after a tap")
+            time.sleep(0.02)
+        nav = answer["timings"]
+        part = {
+            "total": nav["origin"] + nav["fcp"] - started,
+            "to_navigation": nav["origin"] - started,
+            "server": nav["responseStart"] - nav["requestStart"],
+            "page_request": nav["responseEnd"] - nav["fetchStart"],
+            "after_response": nav["fcp"] - nav["responseEnd"],
+        }
+        if nav["redirectEnd"] > 0:
+            part["post_and_redirect"] = nav["redirectEnd"] - nav["redirectStart"]
+        return part, answer["board"]
+
+    def board(self) -> dict | None:
+        return self.page.evaluate(BOARD)
+
+
+class Probe:
+    """The baseline: a number changed in place, in a throttled tab of its own."""
+
+    def __init__(self, browser, throttle: int):
+        self.phone = Phone(browser, "http://127.0.0.1", throttle, javascript=True)
+        self.phone.page.set_content(PROBE_PAGE)
+
+    def tap(self) -> float:
+        started = self.phone.touch("#b", arm=True)
+        done = self.phone.page.evaluate("() => window.__bench.done")
+        return done["origin"] + done["painted"] - started
+
+    def close(self) -> None:
+        self.phone.close()
+
+
+def choose(rng: random.Random, board: dict, target: int) -> tuple[str, str]:
+    """The scorer's next tap: (what, selector)."""
+    moves = board["moves"]
+    for move in ("end_hand", "announce"):  # a sheet or a draft opened: confirm it
+        if move in moves:
+            return move, f'#board button[name=move][value="{move}"]'
+    near_end = max(board["scores"]) >= target - NEAR_THE_END
+    options: list[tuple[float, str, str]] = []
+    for move in moves:
+        kind, *args = move.split(".")
+        selector = f'#board button[name=move][value="{move}"]'
+        if kind == "hit":
+            weight = 3.0 if args[1] == "1" else (0.0 if near_end else 3.0)
+        else:
+            weight = {"missa": 2.0, "chain_end": 1.5, "next_deal": 2.5}.get(kind, 0.0)
+        if weight:
+            options.append((weight, move, selector))
+    rondas = [m for m in board["marks"] if m.endswith("-ronda")]
+    if rondas and not near_end:
+        mark = rng.choice(rondas)
+        options.append((0.6, f"mark {mark}", f'#board .pad a[href$="?{mark}"]'))
+    if board["undo"]:
+        options.append((0.6, "undo", "#board form.undo button"))
+    if board["endSheet"] and "next_deal" not in moves:  # the last deal: count the cards
+        options.append((3.0, "end of hand", "#board .actions a[href$='sheet=end']"))
+    if not options:
+        raise AssertionError(f"nothing to tap on the board: {board}")
+    weights = [weight for weight, _, _ in options]
+    _, what, selector = rng.choices(options, weights)[0]
+    return what, selector
+
+
+def play(phone: Phone, probe: Probe, base: str, taps: int, seed: int) -> dict:
+    body = table.new_game_body(long=True)
+    target = body["rules"]["target"]
+    game = api_post(base, "/api/games", body)
+    phone.page.goto(f"/games/{game['id']}", wait_until="load")
+    if phone.javascript:
+        phone.page.evaluate(WATCH)
+    rng = random.Random(seed)
+    parts: list[dict] = []
+    probes: list[float] = []
+    kinds: list[str] = []
+    board = phone.board()
+    for _ in range(taps):
+        if board is None:
+            raise AssertionError("the board is gone: the game ended or an error page showed")
+        what, selector = choose(rng, board, target)
+        time.sleep(IDLE_BETWEEN_TAPS_S)
+        with phone.slowed_down():
+            part, board = phone.tap(selector)
+        parts.append(part)
+        kinds.append("mark" if what.startswith("mark ") else what.split(".")[0])
+        time.sleep(IDLE_BETWEEN_TAPS_S)
+        with probe.phone.slowed_down():
+            probes.append(probe.tap())
+    if board is None or max(board["scores"]) >= target:
+        raise AssertionError("the game ended before its last tap")
+    return {"parts": parts, "probes": probes, "kinds": kinds, "scores": board["scores"]}
+
+
+def summary(played: dict, prefix: str) -> dict:
+    totals = [p["total"] for p in played["parts"]]
+    probes = played["probes"]
+    figures = {
+        f"{prefix}_p50_ms": round(percentile(totals, 0.5), 1),
+        f"{prefix}_p95_ms": round(percentile(totals, 0.95), 1),
+        f"{prefix}_max_ms": round(max(totals), 1),
+        f"{prefix}_probe_p50_ms": round(percentile(probes, 0.5), 1),
+        f"{prefix}_probe_p95_ms": round(percentile(probes, 0.95), 1),
+    }
+    names = sorted({k for p in played["parts"] for k in p if k != "total"})
+    for name in names:
+        values = [p[name] for p in played["parts"] if p.get(name) is not None]
+        if values:
+            figures[f"{prefix}_{name}_p50_ms"] = round(percentile(values, 0.5), 1)
+    # Every tap, for results.json: what it was and how long it took.
+    figures[f"{prefix}_taps"] = [[kind, round(total, 1)]
+                                 for kind, total in zip(played["kinds"], totals)]
+    return figures
+
+
+def by_kind(runs: list[dict], prefix: str) -> dict:
+    """The median time of each kind of tap, over every repeat's taps."""
+    times: dict[str, list[float]] = {}
+    for run in runs:
+        for kind, total in run[f"{prefix}_taps"]:
+            times.setdefault(kind, []).append(total)
+    return {kind: {"taps": len(values), "p50_ms": round(percentile(values, 0.5), 1)}
+            for kind, values in sorted(times.items())}
+
+
+def measure(taps: int, repeats: int, throttle: int) -> Row:
+    runs = []
+    with live_server("browser") as server, chromium() as browser:
+        probe = Probe(browser, throttle)
+        try:
+            for repeat in range(repeats):
+                run: dict = {}
+                kinds = None
+                for javascript in (True, False):
+                    phone = Phone(browser, server.url, throttle, javascript)
+                    try:
+                        played = play(phone, probe, server.url, taps, seed=repeat)
+                    finally:
+                        phone.close()
+                    run.update(summary(played, "js" if javascript else "nojs"))
+                    kinds = kinds or played["kinds"]
+                    run["js_scores" if javascript else "nojs_scores"] = played["scores"]
+                run["taps"] = {kind: kinds.count(kind) for kind in sorted(set(kinds))}
+                runs.append(run)
+        finally:
+            probe.close()
+    numeric = [key for key, value in runs[0].items() if isinstance(value, (int, float))]
+    figures = {key: round(median([run[key] for run in runs if key in run]), 1)
+               for key in numeric}
+    figures.update(taps_per_game=taps, repeats=repeats, cpu_slowdown=throttle,
+                   tap_mix=runs[0]["taps"], js_by_kind=by_kind(runs, "js"),
+                   nojs_by_kind=by_kind(runs, "nojs"))
+    figures["js_p50_to_probe"] = round(figures["js_p50_ms"] / figures["js_probe_p50_ms"], 2)
+    figures["nojs_p50_to_js"] = round(figures["nojs_p50_ms"] / figures["js_p50_ms"], 2)
+    checks = [
+        Check("with JavaScript: median", figures["js_p50_ms"], "<=", P50_LIMIT_MS, "ms"),
+        Check("with JavaScript: p95", figures["js_p95_ms"], "<=", P95_LIMIT_MS, "ms"),
+    ]
+    measured = (
+        f"with JavaScript: p50 {figures['js_p50_ms']:.0f} ms, p95 {figures['js_p95_ms']:.0f} ms "
+        f"(server {figures.get('js_server_p50_ms', 0):.0f} ms, after the answer "
+        f"{figures.get('js_after_response_p50_ms', 0):.0f} ms at the median); without: p50 "
+        f"{figures['nojs_p50_ms']:.0f} ms, p95 {figures['nojs_p95_ms']:.0f} ms; baseline "
+        f"(a number updated in place, same slowdown): p50 {figures['js_probe_p50_ms']:.0f} ms, "
+        f"p95 {figures['js_probe_p95_ms']:.0f} ms (ratio p50 {figures['js_p50_to_probe']:.1f}×)"
+    )
+    return Row(measured, checks, figures, runs)
