@@ -1,0 +1,30 @@
+"""With JavaScript, a tap updates the board in place (issue 7: docs/PERFORMANCE.md):
+the same elements, only what changed, the address following the open sheet."""
+
+import re
+
+from table import expect_scores, mark, start_game, tap
+
+
+def test_a_tap_changes_the_board_in_place_and_posts_a_url_encoded_form(phone):
+    start_game(phone)
+    phone.evaluate("document.getElementById('board').kept = true")  # a property: no attribute
+    posted = []
+    phone.on("request", lambda request: posted.append(request) if request.method == "POST"
+             else None)
+    tap(phone, "Missa pour Nous")
+    expect_scores(phone, 1, 0)
+    tap(phone, "Bount (1) pour Eux")
+    assert phone.evaluate("document.getElementById('board').kept") is True  # not a new board
+    assert [r.headers["content-type"] for r in posted] == \
+        ["application/x-www-form-urlencoded;charset=UTF-8"] * 2
+    assert "move=missa.0" in posted[0].post_data
+
+
+def test_the_address_follows_the_sheet_that_opens_and_closes(phone):
+    start_game(phone)
+    mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
+    assert re.search(r"/games/\w+\?sheet=end$", phone.url)
+    tap(phone, "Valider le compte")
+    assert re.search(r"/games/\w+$", phone.url)
+    expect_scores(phone, 0, 0)
