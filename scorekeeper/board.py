@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from . import rules, store
 from .games import Game
 from .rules.events import KINDS, LAST_TRICK_OUTCOMES
-from .rules.moves import Step, points_of, preview, refusal, timeline
+from .rules.moves import Step, outcome, points_of, refusal, timeline
 
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4
@@ -25,10 +25,12 @@ _INDEX = re.compile(r"\d{1,4}")
 
 @dataclass
 class Move:
-    """A button: the move it posts, or the reason it is off."""
+    """A button: the move it posts, or the reason it is off; and the scores
+    it would leave, when it changes them, for the page to show at once."""
 
     move: str
     reason: str | None = None
+    scores: tuple[int, ...] | None = None
 
     @property
     def enabled(self) -> bool:
@@ -62,7 +64,7 @@ class Board:
     state: rules.State
     pads: list[SidePad]
     draft: list[rules.Announcement]
-    draft_reason: str | None
+    announce: Move | None  # confirming the draft, when there is one
     chain_end: Move
     next_deal: Move
     end_hand: Move
@@ -89,6 +91,7 @@ class EndPreview:
     computed: int  # 40 minus the others
     points: tuple[int, ...] | None  # None when the count is impossible
     reason: str | None
+    scores: tuple[int, ...] | None = None  # the scores it would leave
 
 
 def parse_draft(values: list[str], setup: rules.Setup) -> list[rules.Announcement]:
@@ -107,8 +110,10 @@ def draft_query(draft: list[rules.Announcement]) -> str:
 
 
 def _move(state: rules.State, move: str, event: rules.Event, translate) -> Move:
-    error = refusal(state, event)
-    return Move(move, None if error is None else error.sentence(translate))
+    after, error = outcome(state, event)
+    if error is not None:
+        return Move(move, error.sentence(translate))
+    return Move(move, None, after.scores if after.scores != state.scores else None)
 
 
 def build(
@@ -148,13 +153,13 @@ def build(
             ),
         ))
 
-    draft_error = refusal(state, rules.Announce(tuple(draft))) if draft else None
     board = Board(
         game=game,
         state=state,
         pads=pads,
         draft=draft,
-        draft_reason=None if draft_error is None else draft_error.sentence(translate),
+        announce=_move(state, "announce", rules.Announce(tuple(draft)), translate)
+        if draft else None,
         chain_end=_move(state, "chain_end", rules.ChainEnd(), translate),
         next_deal=_move(state, "next_deal", rules.NextDeal(), translate),
         # The card count itself is asked for in the end-of-hand sheet.
@@ -163,10 +168,10 @@ def build(
             rules.EndHand((20,) * (setup.side_count - 1) + (None,)), translate,
         ),
         last_trick={
-            outcome: _move(
-                state, f"last_trick.{outcome}", rules.DealerLastTrick(outcome), translate
+            result: _move(
+                state, f"last_trick.{result}", rules.DealerLastTrick(result), translate
             )
-            for outcome in LAST_TRICK_OUTCOMES
+            for result in LAST_TRICK_OUTCOMES
         } if setup.rules.dealer_last_trick else {},
         recent=steps[::-1][:RECENT_STEPS],
         undo_step=steps[-1] if steps else None,
@@ -184,12 +189,12 @@ def end_preview(state: rules.State, cards: list[int], translate) -> EndPreview:
         event = rules.parse_event(event_data, state.setup)
     except rules.InvalidInput as error:
         return EndPreview(given, 40 - sum(given), None, error.sentence(translate))
-    after = preview(state, event)
-    if after is None:
-        error = refusal(state, event)
+    after, error = outcome(state, event)
+    if error is not None:
         return EndPreview(given, 40 - sum(given), None, error.sentence(translate))
     return EndPreview(
-        given, 40 - sum(given), points_of(after.gains, state.setup.side_count), None
+        given, 40 - sum(given), points_of(after.gains, state.setup.side_count), None,
+        after.scores,
     )
 
 

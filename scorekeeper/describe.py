@@ -1,6 +1,7 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
 from flask import Flask
+from markupsafe import Markup
 from flask_babel import gettext as _
 
 from . import rules
@@ -100,8 +101,18 @@ def announcement_text(announcement: rules.Announcement, sides: tuple[str, ...]) 
     return f"{sides[announcement.side]} {kind_name(announcement.kind)}"
 
 
+def predicted(choice) -> Markup:
+    """` data-scores="a b"`: the scores a button's move would leave (a Move,
+    or the end-of-hand preview), for the page's script to show at once, before
+    the server has stored it; nothing when the move changes no score."""
+    scores = getattr(choice, "scores", None)
+    if not scores:
+        return Markup("")
+    return Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)
+
+
 def init_app(app: Flask) -> None:
     for function in (kind_name, hit_call, rank_name, event_text, points_text, side_points,
-                     score_text, announcement_text):
+                     score_text, announcement_text, predicted):
         app.add_template_filter(function)
     app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)

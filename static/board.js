@@ -90,9 +90,34 @@
     }
   }
 
+  // A tap that changes the score shows the new score at once, marked as not
+  // yet stored, before the server answers: the server computed it with the
+  // engine when it drew the board (data-scores on the button). The server's
+  // board then takes its place; a refusal or no answer puts the old score back.
+  // Only when no other tap is on its way: that one could change the outcome.
+  function showPredicted(button) {
+    var scores = document.querySelector("#board .scores");
+    if (!button || !button.dataset.scores || busy || !scores) { return null; }
+    var shown = [];
+    button.dataset.scores.split(" ").forEach(function (value, side) {
+      var points = document.getElementById("score-" + side);
+      if (points) {
+        shown.push([points, points.textContent]);
+        points.textContent = value;
+      }
+    });
+    scores.classList.add("pending");
+    scores.setAttribute("aria-busy", "true");
+    return function putBack() {
+      shown.forEach(function (entry) { entry[0].textContent = entry[1]; });
+      scores.classList.remove("pending");
+      scores.removeAttribute("aria-busy");
+    };
+  }
+
   function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
-  function request(url, options, attempt) {
+  function request(url, options, attempt, putBack) {
     options.headers = { "X-Board": "1" };
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
@@ -101,6 +126,7 @@
         if (!page.getElementById("board")) {
           // An error page (the store unreachable...): say it, keep the board.
           // Its sentence, else the board's own (in the page's language).
+          if (putBack) { putBack(); }
           var alert = page.querySelector("[role=alert]");
           var current = board();
           showError(alert ? alert.textContent : (current ? current.dataset.failed : ""));
@@ -111,17 +137,32 @@
     }, function () {
       // No answer: send the very same form again; its token makes it count once.
       if (attempt < RETRIES.length) {
-        return wait(RETRIES[attempt]).then(function () { return request(url, options, attempt + 1); });
+        return wait(RETRIES[attempt]).then(function () {
+          return request(url, options, attempt + 1, putBack);
+        });
       }
+      if (putBack) { putBack(); }
       var current = board();
       showError(current ? current.dataset.offline : "");
     });
   }
 
-  // Taps run one after the other, in the order they were made.
-  function enqueue(url, options) {
+  function nextPaint() {
+    return new Promise(function (resolve) {
+      requestAnimationFrame(function () { setTimeout(resolve, 0); });
+    });
+  }
+
+  // Taps run one after the other, in the order they were made. A tap whose
+  // new score is already shown is sent once that score is painted: starting
+  // a request costs a slow phone a few milliseconds that would delay it.
+  function enqueue(url, options, putBack) {
     busy += 1;
-    queue = queue.then(function () { return request(url, options, 0); })
+    var ready = putBack ? nextPaint() : null;
+    queue = queue.then(function () {
+      return ready ? ready.then(function () { return request(url, options, 0, putBack); })
+                   : request(url, options, 0, putBack);
+    })
       .finally(function () { busy -= 1; });
     return queue;
   }
@@ -140,7 +181,8 @@
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     if (submitter) { submitter.classList.add("pressed"); }
     tick();
-    enqueue(form.action, { method: "POST", body: data });
+    var putBack = showPredicted(submitter);
+    enqueue(form.action, { method: "POST", body: data }, putBack);
   });
 
   document.addEventListener("click", function (event) {

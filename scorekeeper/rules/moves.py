@@ -14,21 +14,22 @@ from .events import Event
 from .state import Gain, Setup, State
 
 
+def outcome(state: State, event: Event) -> tuple[State | None, ScoringError | None]:
+    """The state `event` would lead to, or why the engine would refuse it."""
+    try:
+        return apply(state, event), None
+    except ScoringError as error:
+        return None, error
+
+
 def refusal(state: State, event: Event) -> ScoringError | None:
     """Why the engine would refuse `event` now, or None if it would take it."""
-    try:
-        apply(state, event)
-    except ScoringError as error:
-        return error
-    return None
+    return outcome(state, event)[1]
 
 
 def preview(state: State, event: Event) -> State | None:
     """The state `event` would lead to, or None if it would be refused."""
-    try:
-        return apply(state, event)
-    except ScoringError:
-        return None
+    return outcome(state, event)[0]
 
 
 def points_of(gains: Iterable[Gain], sides: int) -> tuple[int, ...]:

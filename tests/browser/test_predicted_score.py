@@ -1,0 +1,49 @@
+"""A tap that changes the score shows the new score at once, marked as not yet
+stored, and the server's answer confirms it or puts the old score back."""
+
+from playwright.sync_api import expect
+
+from table import expect_scores, start_game, tap
+
+
+def test_the_new_score_shows_before_the_server_answers_then_is_confirmed(phone):
+    start_game(phone)
+    version = phone.locator("#board").get_attribute("data-version")
+    network = phone.context.new_cdp_session(phone)
+    network.send("Network.enable")
+    network.send("Network.emulateNetworkConditions", {  # a slow network: 1.5 s each way
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    phone.get_by_role("button", name="Missa pour Nous").tap()
+    expect(phone.locator("#score-0")).to_have_text("1", timeout=1000)
+    # Still the board the server drew before the tap: the server has not answered.
+    assert phone.locator("#board").get_attribute("data-version") == version
+    expect(phone.locator(".scores")).to_have_class("scores pending")
+    expect(phone.locator(".scores")).to_have_attribute("aria-busy", "true")
+    expect(phone.locator("#board")).not_to_have_attribute("data-version", version, timeout=8000)
+    expect(phone.locator(".scores")).to_have_class("scores")  # confirmed
+    expect_scores(phone, 1, 0)
+    network.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    game = phone.locator("#board").get_attribute("data-game")
+    assert phone.request.get(f"/api/games/{game}").json()["scores"] == [1, 0]
+
+
+def test_a_tap_the_server_cannot_take_puts_the_old_score_back(phone):
+    start_game(phone)
+    tap(phone, "Missa pour Eux")
+    phone.route("**/games/*/play", lambda route: route.fulfill(
+        status=503, content_type="text/html",
+        body='<p role="alert">Le registre des scores est injoignable.</p>'))
+    phone.get_by_role("button", name="Missa pour Eux").tap()
+    expect(phone.get_by_role("alert")).to_contain_text("injoignable")
+    expect_scores(phone, 0, 1)
+    expect(phone.locator(".scores")).to_have_class("scores")
+
+
+def test_a_tap_that_changes_no_score_predicts_nothing(phone):
+    start_game(phone)
+    assert phone.get_by_role("button", name="Bount (1) pour Nous").get_attribute("data-scores") is None
+    assert phone.get_by_role("button", name="Missa pour Nous").get_attribute("data-scores") == "1 0"
+    tap(phone, "Bount (1) pour Nous")
+    # Closing the open chain would score it: Donne suivante predicts Nous +1.
+    assert phone.get_by_role("button", name="Donne suivante").get_attribute("data-scores") == "1 0"
