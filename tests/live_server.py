@@ -8,6 +8,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,3 +61,15 @@ class LiveServer:
                 assert self.running(), self.log.read_text()
                 assert time.monotonic() < deadline, self.log.read_text()
                 time.sleep(0.05)
+
+
+@contextmanager
+def serving(folder: Path, name: str):
+    """A live server on its own database in `folder`, answering when entered."""
+    live = LiveServer(folder, folder / f"{name}.sqlite3")
+    live.start()
+    try:
+        live.get("/")  # waits until it answers
+        yield live
+    finally:
+        live.kill()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from live_server import LiveServer
+from live_server import serving
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
@@ -27,12 +27,8 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("live")
-    live = LiveServer(folder, folder / "browser.sqlite3")
-    live.start()
-    live.get("/")  # waits until it answers
-    yield live
-    live.kill()
+    with serving(tmp_path_factory.mktemp("live"), "browser") as live:
+        yield live
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from live_server import LiveServer
+from live_server import serving
 from table import expect_scores, mark, tap
 
 AXE = Axe()
@@ -18,12 +18,8 @@ ARABIC = {"locale": "ar-MA"}  # the browser asks for Arabic: Accept-Language ar-
 
 @pytest.fixture(scope="module")
 def arabic_server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("arabic")
-    live = LiveServer(folder, folder / "arabic.sqlite3")
-    live.start()
-    live.get("/")  # waits until it answers
-    yield live
-    live.kill()
+    with serving(tmp_path_factory.mktemp("arabic"), "arabic") as live:
+        yield live
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from live_server import LiveServer
+from live_server import serving
 from table import tap
 from test_accessibility import check
 
@@ -18,12 +18,8 @@ from test_accessibility import check
 def server(tmp_path_factory):
     """A server of this module's own: its games must not become the names the
     new-game page offers to the other browser tests (it offers the last ones)."""
-    folder = tmp_path_factory.mktemp("history-live")
-    live = LiveServer(folder, folder / "history.sqlite3")
-    live.start()
-    live.get("/")
-    yield live
-    live.kill()
+    with serving(tmp_path_factory.mktemp("history-live"), "history") as live:
+        yield live
 
 
 def post(server, path, body):
