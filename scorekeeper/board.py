@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from . import rules, store
 from .games import Game
-from .rules.events import KINDS, LAST_TRICK_OUTCOMES
+from .rules.events import DECK, KINDS, LAST_TRICK_OUTCOMES
 from .rules.moves import Step, outcome, points_of, refusal, timeline
 
 RECENT_STEPS = 6
@@ -187,14 +187,14 @@ def end_preview(state: rules.State, cards: list[int], translate) -> EndPreview:
     event_data = {"type": "end_hand", "cards": given + [None]}
     try:
         event = rules.parse_event(event_data, state.setup)
-    except rules.InvalidInput as error:
-        return EndPreview(given, 40 - sum(given), None, error.sentence(translate))
+    except rules.InvalidInput as error:  # more than the deck: nothing to compute
+        return EndPreview(given, DECK - sum(given), None, error.sentence(translate))
+    computed = event.counts()[-1]
     after, error = outcome(state, event)
     if error is not None:
-        return EndPreview(given, 40 - sum(given), None, error.sentence(translate))
+        return EndPreview(given, computed, None, error.sentence(translate))
     return EndPreview(
-        given, 40 - sum(given), points_of(after.gains, state.setup.side_count), None,
-        after.scores,
+        given, computed, points_of(after.gains, state.setup.side_count), None, after.scores,
     )
 
 

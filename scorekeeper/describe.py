@@ -58,8 +58,7 @@ def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
     if isinstance(event, rules.NextDeal):
         return _("Next deal")
     if isinstance(event, rules.EndHand):
-        given = sum(c for c in event.cards if c is not None)
-        counts = [40 - given if c is None else c for c in event.cards]
+        counts = event.counts()
         return _("End of hand: %(list)s") % {"list": ", ".join(
             _("%(side)s %(count)s cards") % {"side": sides[s], "count": c}
             for s, c in enumerate(counts)

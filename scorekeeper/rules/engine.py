@@ -267,8 +267,7 @@ class _Table:
 
     def end_hand(self, event: EndHand) -> None:
         self.check_deal_can_end()
-        given = sum(c for c in event.cards if c is not None)
-        counts = [40 - given if c is None else c for c in event.cards]
+        counts = event.counts()
         if self.chain is not None and self.close_chain():
             return
         threshold = self.rules.card_threshold_for(self.setup.side_count)

@@ -13,6 +13,7 @@ from .houserules import is_whole
 from .state import Setup
 
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+DECK = 40  # cards in a Spanish deck without its 8s and 9s
 KINDS = ("ronda", "double_ronda", "tringa")
 LAST_TRICK_OUTCOMES = ("twelve", "one", "missed")
 
@@ -64,6 +65,11 @@ class NextDeal:
 class EndHand:
     cards: tuple[int | None, ...]
     type = "end_hand"
+
+    def counts(self) -> tuple[int, ...]:
+        """Every side's count: the one not given is what the others leave of the deck."""
+        given = sum(c for c in self.cards if c is not None)
+        return tuple(DECK - given if c is None else c for c in self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,9 +238,9 @@ def _end_hand(data, setup):
             N_("Give the card count of every side but one: exactly one entry is null.")
         )
     given = [c for c in cards if c is not None]
-    if not all(is_whole(c) and 0 <= c <= 40 for c in given):
+    if not all(is_whole(c) and 0 <= c <= DECK for c in given):
         raise InvalidInput(N_("A card count is a whole number from 0 to 40."))
-    if sum(given) > 40:
+    if sum(given) > DECK:
         raise InvalidInput(
             N_("These counts make more than the deck's 40 cards (%(total)s)."), total=sum(given)
         )
