@@ -106,8 +106,8 @@ def adjust(side: int, points: int, note: str = "") -> dict:
     return {"type": "adjust", "side": side, "points": points, "note": note}
 
 
-def hidden_ronda(side: int) -> dict:
-    return {"type": "hidden_ronda", "side": side}
+def hidden_ronda(side: int, to: int | None = None) -> dict:
+    return {"type": "hidden_ronda", "side": side, "to": to}
 
 
 def dealer_last_trick(outcome: str) -> dict:

@@ -4,8 +4,8 @@ rules for `announce` and `reveal`."""
 import pytest
 
 from engine_helpers import (
-    A, B, C, announce, double_ronda, end_hand, game, gains, hit, invalid, missa, next_deal,
-    play, refused, reveal, ronda, scores_after, tringa,
+    A, B, C, adjust, announce, chain, chain_end, double_ronda, end_hand, game, gains, hit,
+    invalid, missa, next_deal, play, refused, reveal, ronda, scores_after, tringa,
 )
 
 # -- values ---------------------------------------------------------------------
@@ -63,16 +63,38 @@ def test_one_missing_rank_keeps_the_pool_waiting():
     assert state.awaiting_reveal
 
 
-def test_an_announcement_after_the_first_hit_of_the_deal_is_refused():
-    refused(play(game(), hit(A, 1)), announce(ronda(B)))
+# -- when: once per deal, at any moment of it (§5) ------------------------------------
+
+def test_an_announcement_after_the_deals_first_hit_is_taken_and_the_hit_stays():
+    # The first player took a card (a Bount) before the dealer announced his Ronda.
+    state = play(game(), hit(A, 1), announce(ronda(B)))
+    assert state.scores == (0, 1) and chain(state) == (A, 1)
+    assert play(state, chain_end()).scores == (1, 1)
 
 
-def test_an_announcement_after_the_first_missa_of_the_deal_is_refused():
-    refused(play(game(), missa(A)), announce(ronda(B)))
+def test_an_announcement_after_the_deals_first_missa_is_taken_and_the_missa_stays():
+    state = play(game(), missa(A), announce(tringa(B)))
+    assert state.scores == (1, 5)
+
+
+def test_a_late_announcement_contest_waits_for_its_ranks_like_any_other():
+    state = play(game(), hit(A, 1), hit(B, 5), announce(ronda(A), ronda(B)))
+    assert state.awaiting_reveal and state.scores == (0, 0) and chain(state) == (B, 5)
+    refused(state, next_deal())
+    assert play(state, reveal(7, 3)).scores == (2, 0)
+
+
+def test_a_late_announcement_can_finish_the_game():
+    state = play(game(), adjust(A, 32), hit(B, 1), announce(ronda(A)))
+    assert state.finished and state.winner == A
 
 
 def test_a_deals_announcements_are_made_together_once():
     refused(play(game(), announce(ronda(A))), announce(ronda(B)))
+
+
+def test_a_deals_announcements_are_taken_once_even_late():
+    refused(play(game(), hit(A, 1), announce(ronda(A)), missa(B)), announce(ronda(B)))
 
 
 def test_the_next_deal_takes_announcements_again():

@@ -4,11 +4,13 @@ says. The presets are checked against the §7 table column by column."""
 import pytest
 
 from engine_helpers import (
-    A, B, adjust, announce, chain, chain_end, dealer_last_trick, double_ronda, end_hand,
+    A, B, C, adjust, announce, chain, chain_end, dealer_last_trick, double_ronda, end_hand,
     game, gains, hidden_ronda, hit, invalid, missa, next_deal, next_deals, play, refused,
     reveal, ronda, scores_after, setup, tringa,
 )
-from scorekeeper.rules import BUILT_IN_PRESETS, rules_from_spec
+from scorekeeper.rules import (
+    BUILT_IN_PRESETS, recorded_event, replay, rules_from_spec, to_dict,
+)
 
 # -- the presets are the §7 table -----------------------------------------------------
 
@@ -305,9 +307,40 @@ def test_classique_hidden_ronda_penalty_is_five():
     assert scores_after(hidden_ronda(B), preset="classique") == [5, 0]
 
 
-def test_with_three_sides_each_opponent_gets_the_hidden_ronda_penalty_in_one_gain():
-    state = play(game(3, hidden_ronda_penalty=5), hidden_ronda(B))
-    assert gains(state) == [("hidden_ronda", [5, 0, 5])]
+def test_with_three_sides_the_one_opponent_named_gets_the_penalty():
+    # Seed 000: the 5 points go to the opponent holding the biggest Ronda.
+    state = play(game(3, hidden_ronda_penalty=5), hidden_ronda(B, to=C))
+    assert gains(state) == [("hidden_ronda", [0, 0, 5])]
+    assert play(game(3, hidden_ronda_penalty=5), hidden_ronda(C, to=A)).scores == (5, 0, 0)
+
+
+def test_with_three_sides_the_receiver_must_be_named():
+    assert "to" in invalid(game(3, hidden_ronda_penalty=5), hidden_ronda(B))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_side_that_hid_it_cannot_receive_the_penalty(players):
+    invalid(game(players, hidden_ronda_penalty=5), hidden_ronda(A, to=A))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_with_two_sides_the_receiver_may_be_named_and_is_the_other_side(players):
+    named = play(game(players, hidden_ronda_penalty=5), hidden_ronda(A, to=B))
+    unnamed = play(game(players, hidden_ronda_penalty=5), hidden_ronda(A))
+    assert named.scores == unnamed.scores == (0, 5)
+    invalid(game(players, hidden_ronda_penalty=5), hidden_ronda(A, to=2))
+
+
+def test_a_missing_receiver_is_a_400_before_the_rule_being_off_is_a_409():
+    invalid(game(3), hidden_ronda(B))
+
+
+def test_a_three_side_event_stored_without_a_receiver_gives_each_opponent_the_penalty():
+    # Stored before `to` existed: its meaning then, on every replay.
+    setup = game(3, hidden_ronda_penalty=5).setup
+    event = recorded_event({"type": "hidden_ronda", "side": B}, setup)
+    assert to_dict(event) == {"type": "hidden_ronda", "side": B}  # kept as it was stored
+    assert replay(setup, [event]).scores == (5, 0, 5)
 
 
 def test_a_hidden_ronda_penalty_is_a_gain_checked_against_the_target():

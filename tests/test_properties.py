@@ -97,6 +97,15 @@ def end_hand_events(draw, players: int):
     return {"type": "end_hand", "cards": cards}
 
 
+def hidden_ronda_events(n: int):
+    """A hidden Ronda: who hid it and who gets the penalty (which may be left
+    out with two sides)."""
+    def event(side, shift, named):
+        to = (side + shift) % n
+        return {"type": "hidden_ronda", "side": side, **({"to": to} if named or n == 3 else {})}
+    return st.builds(event, st.integers(0, n - 1), st.integers(1, n - 1), st.booleans())
+
+
 def events(players: int, hits: list[int]):
     """Events of every type, well formed for this game."""
     n = sides_of(players)
@@ -113,7 +122,7 @@ def events(players: int, hits: list[int]):
         hit, hit, hit, missa, missa, st.just({"type": "chain_end"}),
         announce_events(players), announce_events(players), reveal,
         st.just({"type": "next_deal"}), st.just({"type": "next_deal"}), end_hand_events(players),
-        adjust, st.builds(lambda s: {"type": "hidden_ronda", "side": s}, side),
+        adjust, hidden_ronda_events(n),
         st.builds(lambda o: {"type": "dealer_last_trick", "outcome": o},
                   st.sampled_from(["twelve", "one", "missed"])),
     )
@@ -197,9 +206,10 @@ def barème_gains(before, event) -> list[tuple[str, tuple]] | None:
         return chain + [("cards", tuple(max(0, c - threshold) for c in counts))]
     if kind == "adjust":
         return [("adjust", to(event.side, event.points))]
-    if kind == "hidden_ronda":
-        penalty = rules.hidden_ronda_penalty
-        return [("hidden_ronda", tuple(0 if s == event.side else penalty for s in range(n)))]
+    if kind == "hidden_ronda":  # to the side named, or with two sides the other one
+        penalty, to = rules.hidden_ronda_penalty, event.to
+        to = 1 - event.side if to is None else to
+        return [("hidden_ronda", tuple(penalty if s == to else 0 for s in range(n)))]
     if kind == "dealer_last_trick":
         return None  # who deals is not the barème's business; checked by shape below
     if kind == "announce":
@@ -280,7 +290,7 @@ def refused_by_the_contract(state, event) -> bool:
         return chain is None
     if kind == "announce":
         four_cards = setup.players == 4 and rules.four_card_first_deal and state.deal == 1
-        return state.announced or state.played or (
+        return state.announced or (  # once per deal, at any moment of it
             not four_cards and any(a.kind == "double_ronda" for a in event.announcements))
     if kind == "reveal":
         return state.pool is None or any(

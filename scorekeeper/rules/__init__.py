@@ -5,19 +5,21 @@ ids: the shell (scorekeeper.games) passes all of that in.
 """
 
 from .engine import apply, new_game, replay
-from .errors import InvalidInput, RuleViolation, ScoringError
+from .errors import GameOver, InvalidInput, RuleViolation, ScoringError
 from .events import (
     RANKS, Adjust, Announce, Announcement, ChainEnd, DealerLastTrick, EndHand, Event,
-    HiddenRonda, Hit, Missa, NextDeal, Reveal, parse_event, to_dict,
+    HiddenRonda, Hit, Missa, NextDeal, Reveal, parse_event, recorded_event, to_dict,
 )
 from .houserules import BUILT_IN_PRESETS, RULE_KEYS, HouseRules, rules_from_dict, rules_from_spec
-from .newgame import parse_new_game
+from .newgame import parse_new_game, rematch
 from .state import Chain, Gain, Pool, Setup, State
 
 __all__ = [
-    "apply", "new_game", "replay", "InvalidInput", "RuleViolation", "ScoringError", "RANKS",
+    "apply", "new_game", "replay", "GameOver", "InvalidInput", "RuleViolation", "ScoringError",
+    "RANKS",
     "Adjust", "Announce", "Announcement", "ChainEnd", "DealerLastTrick", "EndHand", "Event",
-    "HiddenRonda", "Hit", "Missa", "NextDeal", "Reveal", "parse_event", "to_dict",
+    "HiddenRonda", "Hit", "Missa", "NextDeal", "Reveal", "parse_event", "recorded_event",
+    "to_dict",
     "BUILT_IN_PRESETS", "RULE_KEYS", "HouseRules", "rules_from_dict", "rules_from_spec",
-    "parse_new_game", "Chain", "Gain", "Pool", "Setup", "State",
+    "parse_new_game", "rematch", "Chain", "Gain", "Pool", "Setup", "State",
 ]

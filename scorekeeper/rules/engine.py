@@ -8,7 +8,7 @@ not copy a frozen state at every step); nothing outside sees it mutate.
 
 from typing import Iterable
 
-from .errors import N_, InvalidInput, RuleViolation, ScoringError
+from .errors import N_, GameOver, InvalidInput, RuleViolation, ScoringError
 from .events import (
     Adjust, Announce, ChainEnd, DealerLastTrick, EndHand, Event, HiddenRonda, Hit,
     Missa, NextDeal, Reveal,
@@ -46,7 +46,7 @@ class _Table:
 
     __slots__ = (
         "setup", "rules", "scores", "hand", "deal", "chain", "announced", "played",
-        "pool", "last_trick_done", "finished", "winner", "gains", "events",
+        "pool", "last_trick_done", "finished", "winner", "gains", "events", "notes",
     )
 
     def __init__(self, state: State):
@@ -64,18 +64,20 @@ class _Table:
         self.winner = state.winner
         self.gains = list(state.gains)
         self.events = state.events
+        self.notes = list(state.notes)
 
     def freeze(self) -> State:
         return State(
             self.setup, tuple(self.scores), self.hand, self.deal, self.chain, self.announced,
             self.played, self.pool, self.last_trick_done, self.finished, self.winner,
-            tuple(self.gains), self.events,
+            tuple(self.gains), self.events, tuple(self.notes),
         )
 
     def apply(self, event: Event) -> None:
         if self.finished:
-            raise RuleViolation(N_("The game is over: undo its last event to change it."))
+            raise GameOver(N_("The game is over: undo its last event to change it."))
         self.gains = []
+        self.notes = []
         _HANDLERS[type(event)](self, event)
         self.events += 1
 
@@ -125,8 +127,10 @@ class _Table:
             if self.chain is not None and self.close_chain():
                 return
             self.chain = Chain(event.side, 0)
+            self.notes.append("chain_open")
         elif step == 1:
             self.chain = Chain(event.side, 1)
+            self.notes.append("chain_open")
         else:
             # The fourth copy ends the chain: the 10 is acquired at once.
             self.chain = None
@@ -141,6 +145,11 @@ class _Table:
             )
         chain = self.chain
         if chain is None or chain.step != step - 1:
+            if self.setup.side_count == 3:
+                raise RuleViolation(
+                    N_("A %(value)s only follows an open %(previous)s of another side."),
+                    value=event.value, previous=hits[step - 1],
+                )
             raise RuleViolation(
                 N_("A %(value)s only follows an open %(previous)s of the other side."),
                 value=event.value, previous=hits[step - 1],
@@ -160,9 +169,13 @@ class _Table:
     def missa(self, event: Missa) -> None:
         self.played = True
         exclusion = self.rules.missa_exclusion
-        excluded = (exclusion != "none" and event.last_card) or (
-            exclusion == "last_deal" and self.deal >= self.setup.deals_per_hand
-        )
+        excluded = None
+        if exclusion == "last_deal" and self.deal >= self.setup.deals_per_hand:
+            excluded = "missa_last_deal"
+        elif exclusion != "none" and event.last_card:
+            excluded = "missa_last_card"
+        if excluded:
+            self.notes.append(excluded)
         missa = 0 if excluded else self.rules.missa
         chain = self.chain
         if chain is not None and chain.side == event.side:
@@ -185,10 +198,6 @@ class _Table:
             raise RuleViolation(
                 N_("This deal's announcements are already recorded: undo them to change them.")
             )
-        if self.played:
-            raise RuleViolation(
-                N_("Too late: announcements are made before the deal's first card is played.")
-            )
         if not self.setup.four_card_deal(self.deal) and any(
             a.kind == "double_ronda" for a in event.announcements
         ):
@@ -210,10 +219,13 @@ class _Table:
             if None not in held:
                 ranks[side] = self.best_rank(kind, held)
         pool = Pool(kind, total, contenders, tuple(ranks))
+        # Once per deal, at any moment of it (§5): gains already recorded in
+        # the deal stay; the pool scores now, or once the ranks are shown.
         if len(contenders) == 1 or not pool.missing():
             self.settle(pool)
         else:
             self.pool = pool
+            self.notes.append("awaiting_ranks")
 
     def reveal(self, event: Reveal) -> None:
         pool = self.pool
@@ -271,7 +283,10 @@ class _Table:
         if self.chain is not None and self.close_chain():
             return
         threshold = self.rules.card_threshold_for(self.setup.side_count)
-        if self.gain("cards", [max(0, c - threshold) for c in counts]):
+        points = [max(0, c - threshold) for c in counts]
+        if not any(points):
+            self.notes.append("cards_none_over")
+        if self.gain("cards", points):
             return
         if self.rules.stop == "end_of_hand":
             self.check_target()
@@ -290,7 +305,9 @@ class _Table:
         penalty = self.rules.hidden_ronda_penalty
         if not penalty:
             raise RuleViolation(N_("This game's rules have no penalty for a hidden Ronda."))
-        self.gain("hidden_ronda", self.to_others(event.side, penalty))
+        receivers = event.receivers(self.setup.side_count)
+        self.gain("hidden_ronda",
+                  [penalty if s in receivers else 0 for s in range(self.setup.side_count)])
 
     def dealer_last_trick(self, event: DealerLastTrick) -> None:
         points = self.rules.dealer_last_trick

@@ -34,3 +34,7 @@ class InvalidInput(ScoringError):
 
 class RuleViolation(ScoringError):
     """The input is well formed but the game's state or the rules refuse it."""
+
+
+class GameOver(RuleViolation):
+    """An event sent to a game that is already over."""

@@ -82,10 +82,22 @@ class Adjust:
 
 @dataclass(frozen=True, slots=True)
 class HiddenRonda:
-    """`side` hid a Ronda and was found out: its opponents get the penalty."""
+    """`side` hid a Ronda and was found out: `to` gets the penalty.
+
+    `to` is None when the scorer did not name the receiver: with two sides
+    that is the other one; a three-side event without `to` was stored before
+    the field existed, when the penalty went to each opponent, and keeps that
+    meaning on replay (new ones must name the receiver: `parse_event`)."""
 
     side: int
+    to: int | None = None
     type = "hidden_ronda"
+
+    def receivers(self, sides: int) -> tuple[int, ...]:
+        """The sides that get the penalty: the one named, else every other side."""
+        if self.to is not None:
+            return (self.to,)
+        return tuple(s for s in range(sides) if s != self.side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +127,8 @@ def to_dict(event: Event) -> dict[str, Any]:
     for name in event.__slots__:
         value = getattr(event, name)
         data[name] = list(value) if isinstance(value, tuple) else value
+    if isinstance(event, HiddenRonda) and event.to is None:
+        del data["to"]  # the form stored before `to` existed, kept as it was
     return data
 
 
@@ -131,7 +145,7 @@ _FIELDS = {
     "next_deal": set(),
     "end_hand": {"cards"},
     "adjust": {"side", "points", "note"},
-    "hidden_ronda": {"side"},
+    "hidden_ronda": {"side", "to"},
     "dealer_last_trick": {"outcome"},
 }
 EVENT_TYPES = tuple(_FIELDS)
@@ -139,8 +153,13 @@ NOTE_LENGTH = 200
 ADJUST_LIMIT = 50
 
 
-def parse_event(data: Any, setup: Setup) -> Event:
-    """An event from plain data, for the game set up as `setup`; raises InvalidInput."""
+def parse_event(data: Any, setup: Setup, *, recorded: bool = False) -> Event:
+    """An event from plain data, for the game set up as `setup`; raises InvalidInput.
+
+    `recorded`: the data comes from a game's log (or an export of one), where
+    earlier versions of the app may have stored forms that a new event may
+    no longer take; they are read with the meaning they had. This is the one
+    place that tells the two apart (`recorded_event`)."""
     if not isinstance(data, Mapping):
         raise InvalidInput(N_("An event must be a JSON object."))
     kind = data.get("type")
@@ -154,7 +173,15 @@ def parse_event(data: Any, setup: Setup) -> Event:
             N_("The event %(type)s has no field %(field)s."), type=kind, field=str(unknown[0])[:40]
         )
     present = {k: v for k, v in data.items() if v is not None}
+    if kind == "hidden_ronda":
+        return _hidden_ronda(present, setup, recorded)
     return _PARSERS[kind](present, setup)
+
+
+def recorded_event(data: Any, setup: Setup) -> Event:
+    """An event read back from a game's log: as `parse_event`, accepting the
+    forms earlier versions stored (see HiddenRonda)."""
+    return parse_event(data, setup, recorded=True)
 
 
 def _side(data: Mapping, sides: int, field: str = "side") -> int:
@@ -203,9 +230,15 @@ def _announce(data, setup):
     per_side = setup.players // setup.side_count
     for side in range(setup.side_count):
         if sum(a.side == side for a in announcements) > per_side:
+            if per_side == 1:
+                raise InvalidInput(
+                    N_("%(side)s has already announced: each player announces once per deal."),
+                    side=setup.sides[side],
+                )
             raise InvalidInput(
-                N_("A side can make at most %(count)s announcement(s) per deal: one per player."),
-                count=per_side,
+                N_("%(side)s has already announced twice: each partner announces once per "
+                   "deal."),
+                side=setup.sides[side],
             )
     return Announce(tuple(announcements))
 
@@ -261,6 +294,24 @@ def _adjust(data, setup):
     return Adjust(side, points, note.strip())
 
 
+def _hidden_ronda(data, setup, recorded):
+    side = _side(data, setup.side_count)
+    if "to" not in data:
+        if setup.side_count == 3 and not recorded:
+            raise InvalidInput(
+                N_("With three sides, say who gets the penalty (to): the opponent who holds "
+                   "the biggest Ronda.")
+            )
+        return HiddenRonda(side)
+    to = _side(data, setup.side_count, "to")
+    if to == side:
+        raise InvalidInput(
+            N_("to is the side that gets the penalty: another side than the one that hid "
+               "the Ronda.")
+        )
+    return HiddenRonda(side, to)
+
+
 def _dealer_last_trick(data, setup):
     outcome = data.get("outcome")
     if not isinstance(outcome, str) or outcome not in LAST_TRICK_OUTCOMES:
@@ -277,6 +328,5 @@ _PARSERS = {
     "next_deal": lambda data, setup: NextDeal(),
     "end_hand": _end_hand,
     "adjust": _adjust,
-    "hidden_ronda": lambda data, setup: HiddenRonda(_side(data, setup.side_count)),
     "dealer_last_trick": _dealer_last_trick,
 }

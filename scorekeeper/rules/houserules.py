@@ -39,7 +39,7 @@ class HouseRules:
     # Four players: the first deal gives 4 cards each and none to the table
     # (the only hand where a double Ronda exists), instead of 3 + 4 on the table.
     four_card_first_deal: bool = False
-    # Points the opponents get when a hidden Ronda is found out; 0 is off.
+    # Points the receiver gets when a hidden Ronda is found out (events.HiddenRonda); 0 is off.
     hidden_ronda_penalty: int = 0
     # Points of the dealer's last trick rule (12: dealer +, missed or 1:
     # opponents +); 0 is off.

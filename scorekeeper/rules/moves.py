@@ -6,11 +6,11 @@ the points the event would give: no rule is decided twice.
 """
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from .engine import apply, new_game
 from .errors import ScoringError
-from .events import Event
+from .events import Event, parse_event
 from .state import Gain, Setup, State
 
 
@@ -20,6 +20,17 @@ def outcome(state: State, event: Event) -> tuple[State | None, ScoringError | No
         return apply(state, event), None
     except ScoringError as error:
         return None, error
+
+
+def outcome_of(state: State, data: Mapping[str, Any]) -> tuple[State | None, ScoringError | None]:
+    """As `outcome`, for an event in its plain form: read as a new event is
+    (`parse_event`), so a button is off for every reason the app would
+    refuse its tap, the malformed (a 400) as well as the refused (a 409)."""
+    try:
+        event = parse_event(data, state.setup)
+    except ScoringError as error:
+        return None, error
+    return outcome(state, event)
 
 
 def refusal(state: State, event: Event) -> ScoringError | None:
@@ -42,6 +53,33 @@ def points_of(gains: Iterable[Gain], sides: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class ToWin:
+    """What one side needs to win, if no other side scored meanwhile.
+
+    `points`: the fewest points more that would make it the winner (§6: the
+    target reached, alone in the lead). `tied`: it is level with the lead at
+    the target or above, so one more point wins. With `stop: end_of_hand`
+    the target is checked once the hand's cards are counted: `points` 0
+    then means it wins at the end of this hand if it is still ahead."""
+
+    points: int
+    tied: bool
+    at_hand_end: bool
+
+
+def to_win(state: State) -> tuple[ToWin, ...]:
+    """Each side's ToWin in a game that is not over."""
+    target = state.setup.rules.target
+    at_hand_end = state.setup.rules.stop == "end_of_hand"
+    answers = []
+    for side, score in enumerate(state.scores):
+        best_other = max(s for other, s in enumerate(state.scores) if other != side)
+        points = max(0, max(target, best_other + 1) - score)
+        answers.append(ToWin(points, score == best_other and score >= target, at_hand_end))
+    return tuple(answers)
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One event of a game's history, with what it gave and where it left the game."""
 
@@ -50,6 +88,7 @@ class Step:
     scores: tuple[int, ...]
     hand: int  # the hand and deal the event was recorded in
     deal: int
+    notes: tuple[str, ...] = ()  # why it scored less than it might have (State.notes)
 
 
 def timeline(setup: Setup, events: Iterable[Event]) -> list[Step]:
@@ -59,5 +98,5 @@ def timeline(setup: Setup, events: Iterable[Event]) -> list[Step]:
     for event in events:
         hand, deal = state.hand, state.deal
         state = apply(state, event)
-        steps.append(Step(event, state.gains, state.scores, hand, deal))
+        steps.append(Step(event, state.gains, state.scores, hand, deal, state.notes))
     return steps

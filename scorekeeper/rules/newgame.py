@@ -4,7 +4,7 @@ from typing import Any, Mapping
 
 from .errors import N_, InvalidInput
 from .houserules import BUILT_IN_PRESETS, HouseRules, is_whole, rules_from_spec
-from .state import Setup
+from .state import Setup, State
 
 NAME_LENGTH = 40
 NEW_GAME_FIELDS = {"sides", "players", "rules", "first_dealer"}
@@ -51,3 +51,11 @@ def parse_sides(value: Any) -> tuple[str, ...]:
     if len({name.casefold() for name in names}) != len(names):
         raise InvalidInput(N_("Each side needs its own name."))
     return names
+
+
+def rematch(state: State) -> Setup:
+    """The set-up of a rematch of `state`'s game: the same sides, players and
+    rules (the game's own copy, whatever became of its preset); the deal
+    passes on, to the side that would have dealt the next hand."""
+    setup = state.setup
+    return Setup(setup.sides, setup.players, setup.rules, setup.dealer(state.hand + 1))

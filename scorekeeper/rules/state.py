@@ -33,9 +33,15 @@ class Setup:
         with four players the seats alternate between the two teams."""
         return (self.first_dealer + hand - 1) % self.side_count
 
+    @property
+    def four_card_hands(self) -> bool:
+        """Whether this game's hands start with a four-card deal (where a
+        double Ronda exists)."""
+        return self.players == 4 and self.rules.four_card_first_deal
+
     def four_card_deal(self, deal: int) -> bool:
         """Whether deal `deal` gives four cards (where a double Ronda exists)."""
-        return self.players == 4 and self.rules.four_card_first_deal and deal == 1
+        return self.four_card_hands and deal == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +89,18 @@ class State:
     deal: int = 1
     chain: Chain | None = None
     announced: bool = False  # this deal's announcements are recorded
-    played: bool = False  # this deal's first hit or missa is recorded
+    played: bool = False  # this deal's first hit or missa is recorded (shown, not a rule)
     pool: Pool | None = None
     last_trick_done: bool = False  # the dealer's last trick of this hand
     finished: bool = False
     winner: int | None = None
     gains: tuple[Gain, ...] = ()  # what the last event scored
     events: int = 0  # how many events were applied
+    # Why the last event scored less than it might have: "chain_open" (its
+    # hit counts when the chain stops), "awaiting_ranks", "missa_last_card",
+    # "missa_last_deal" (the missa part is worth nothing), "cards_none_over".
+    # Words for the scorer, not part of the game's state: not compared.
+    notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def awaiting_reveal(self) -> bool:
@@ -126,6 +137,7 @@ class State:
             "winner": self.winner,
             "gains": [[g.kind, list(g.points), g.value] for g in self.gains],
             "events": self.events,
+            "notes": list(self.notes),
         }
 
     @classmethod
@@ -147,4 +159,5 @@ class State:
             winner=data["winner"],
             gains=tuple(Gain(k, tuple(p), v) for k, p, v in data["gains"]),
             events=data["events"],
+            notes=tuple(data.get("notes", ())),  # snapshots stored before notes existed
         )
