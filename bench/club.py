@@ -192,7 +192,7 @@ def count_in_database(database: Path, tables: list[Table]) -> dict:
                 wrong_state += 1
             # The stored snapshot must be the fold of what the table sent.
             setup = table.setup_of(t.body)
-            expected = rules.replay(setup, [rules.parse_event(e, setup)
+            expected = rules.replay(setup, [rules.recorded_event(e, setup)
                                             for e in t.events[: len(t.acknowledged)]])
             snapshot = json.loads(db.execute(
                 "SELECT state FROM games WHERE id = ?", [t.game_id]).fetchone()[0])

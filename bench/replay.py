@@ -42,7 +42,7 @@ def measure(lengths: list[int], repeats: int, events_per_repeat: int) -> Row:
         body = table.new_game_body(long=True)
         setup = table.setup_of(body)
         raw = table.game(random.Random(length), setup, limit=length, long=True)
-        events = [rules.parse_event(event, setup) for event in raw]
+        events = [rules.recorded_event(event, setup) for event in raw]
         expected = rules.replay(setup, events)
         assert expected.events == length and not expected.finished
         times = max(1, events_per_repeat // length)
@@ -50,7 +50,7 @@ def measure(lengths: list[int], repeats: int, events_per_repeat: int) -> Row:
             wall, cpu = rate(lambda: rules.replay(setup, events), length, times)
             run[f"fold_{length}"], run[f"fold_{length}_cpu"] = round(wall), round(cpu)
             wall, _ = rate(
-                lambda: rules.replay(setup, [rules.parse_event(e, setup) for e in raw]),
+                lambda: rules.replay(setup, [rules.recorded_event(e, setup) for e in raw]),
                 length, times,
             )
             run[f"parse_fold_{length}"] = round(wall)

@@ -68,12 +68,19 @@ def create_game():
     db = get_db()
     key = idempotency_key()
     game, created = games.create(db, body, key, utc_now(), presets.all_presets(db))
-    return jsonify(games.view(game)), 201 if created else 200
+    return answer(game), 201 if created else 200
+
+
+def answer(game: games.Game):
+    """The game state of every success answer (API.md), and beyond the
+    contract its rematch once one is started, for the other phones to follow."""
+    rematch = games.rematch_of(get_db(), game.id) if game.state.finished else None
+    return jsonify(games.view(game, rematch))
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    return jsonify(games.view(games.load(get_db(), game_id)))
+    return answer(games.load(get_db(), game_id))
 
 
 @bp.post("/games/<game_id>/events")
@@ -81,7 +88,7 @@ def post_event(game_id: str):
     _known_game(game_id)
     body = json_body()
     game, _ = games.record(get_db(), game_id, body, idempotency_key(), utc_now())
-    return jsonify(games.view(game))
+    return answer(game)
 
 
 @bp.post("/games/<game_id>/undo")
@@ -89,4 +96,4 @@ def post_undo(game_id: str):
     _known_game(game_id)
     body = json_body()
     game, _ = games.undo(get_db(), game_id, body, idempotency_key(), utc_now())
-    return jsonify(games.view(game))
+    return answer(game)

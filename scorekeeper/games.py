@@ -69,7 +69,27 @@ def create(
     presets: Mapping[str, rules.HouseRules] = rules.BUILT_IN_PRESETS,
 ) -> tuple[Game, bool]:
     """Start a game; (game, True), or (the game this key already made, False)."""
-    setup = rules.parse_new_game(body, presets)
+    return _start(db, rules.parse_new_game(body, presets), key, now)
+
+
+def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> Game:
+    """The rematch of a game (rules.rematch): made once, whoever asks and
+    however often; every later ask gets the same game."""
+    game = load(db, game_id)
+    return _start(db, rules.rematch(game.state), rematch_key(game_id), now)[0]
+
+
+def rematch_key(game_id: str) -> str:
+    return f"rematch:{game_id}"
+
+
+def rematch_of(db: sqlite_utils.Database, game_id: str) -> str | None:
+    """The id of the game's rematch, once one was started."""
+    return store.game_id_for_creation_key(db, rematch_key(game_id))
+
+
+def _start(db: sqlite_utils.Database, setup: rules.Setup, key: str | None, now: str
+           ) -> tuple[Game, bool]:
     with write_transaction(db):
         if key is not None:
             existing = store.game_id_for_creation_key(db, key)
@@ -105,9 +125,8 @@ def _expected_version(body: dict) -> int | None:
 def _check_version(game: Game, expected: int | None) -> None:
     if expected is not None and expected != game.version:
         raise RuleViolation(
-            N_("The game has changed since this screen was shown (version %(expected)s, now "
-               "%(version)s): look at it again, then retry."),
-            expected=expected, version=game.version,
+            N_("The game changed on another phone since this screen was shown, so nothing "
+               "was done: check the score, then tap again if it is still needed.")
         )
 
 
@@ -157,7 +176,7 @@ def undo(
             raise RuleViolation(N_("There is nothing to undo."))
         undone_seq = standing[-1][0]
         state = rules.replay(
-            game.setup, [rules.parse_event(event, game.setup) for _, event in standing[:-1]]
+            game.setup, [rules.recorded_event(event, game.setup) for _, event in standing[:-1]]
         )
         version = game.version + 1
         store.append(db, game_id, version, "undo", {"undoes": undone_seq}, key, now)
@@ -202,6 +221,21 @@ def _correction_refused(setup: rules.Setup, standing: list[tuple[int, dict]],
         events[index], setup.sides, error, number=numbers[standing[index][0]], **where)
 
 
+class EndsEarlier(RuleViolation):
+    """A correction after which the game is over before some of its later
+    events: they can stand no more. `remove_after_end` takes them out too."""
+
+    def __init__(self, message: str, event: rules.Event, sides: tuple[str, ...], **params):
+        super().__init__(message, **params)
+        self.event, self.sides = event, sides
+
+    def sentence(self, translate=lambda message: message) -> str:
+        from .describe import event_text  # the event in words: the web layer's
+
+        return translate(self.message) % dict(self.params, what=event_text(self.event,
+                                                                            self.sides))
+
+
 def correct(
     db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str
 ) -> tuple[Game, bool]:
@@ -209,21 +243,29 @@ def correct(
     `{"seq": n, "event": {...} or null}`. The correction is a new record of
     the log (the original stays); the game is the replay of its events as
     corrected, and a correction that a later event cannot survive is refused
-    with a sentence that names that event."""
+    with a sentence that names that event. When the corrected game is over
+    before its last events, `"remove_after_end": true` removes them as well
+    (one removal record each, after the correction); without it, refused."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("A correction must be a JSON object."))
     body = dict(body)
     expected = _expected_version(body)
     seq = body.pop("seq", None)
     new = body.pop("event", None)
+    remove_after_end = body.pop("remove_after_end", None)
     if body:
-        raise InvalidInput(N_("A correction takes seq, event and expected_version only."))
+        raise InvalidInput(N_("A correction takes seq, event, remove_after_end and "
+                              "expected_version only."))
     if type(seq) is not int:
         raise InvalidInput(N_("seq must be the whole number of an event of the game."))
+    if remove_after_end not in (None, True, False):
+        raise InvalidInput(N_("remove_after_end takes true or false."))
     with write_transaction(db):
         game = load(db, game_id)
         setup = game.setup
-        replacement = None if new is None else rules.parse_event(new, setup)
+        # Putting back an event exactly as it was recorded reads it as recorded.
+        recorded = new is not None and new == store.first_recorded(db, game_id, seq)
+        replacement = None if new is None else rules.parse_event(new, setup, recorded=recorded)
         if key is not None and store.key_used(db, game_id, key):
             return game, False
         _check_version(game, expected)
@@ -238,14 +280,30 @@ def correct(
             (s for s, e in effective.items() if e is not None), 1)}
         effective[seq] = payload
         standing = [(s, e) for s, e in effective.items() if e is not None]
-        events = [rules.parse_event(e, setup) for _, e in standing]
+        events = [rules.recorded_event(e, setup) for _, e in standing]
+        removed: list[int] = []
         try:
             rules.replay(setup, events)
+        except rules.GameOver as error:
+            end = error.event_index  # the corrected game is over before this event
+            if not remove_after_end:
+                raise EndsEarlier(
+                    N_("With this correction the game is over at event %(number)s (%(what)s): "
+                       "the events recorded after it could no longer count. Save it with "
+                       "those events removed, or change the correction."),
+                    events[end - 1], setup.sides, number=numbers.get(standing[end - 1][0], end),
+                ) from None
+            removed = [s for s, _ in standing[end:]]
+            standing, events = standing[:end], events[:end]
         except ScoringError as error:
             raise _correction_refused(setup, standing, events, seq, numbers, error) from None
         version = game.version + 1
         store.append(db, game_id, version, "correction", {"corrects": seq, "event": payload},
                      key, now)
+        for later in removed:
+            version += 1
+            store.append(db, game_id, version, "correction", {"corrects": later,
+                                                              "event": None}, None, now)
         last = summaries.event_time(db, game_id, standing[-1][0] if standing else None)
         state = summaries.rebuild(db, game_id, setup, events, last)
         store.save_state(db, game_id, version, state.snapshot(), now)
@@ -255,12 +313,14 @@ def correct(
 def replay_log(db: sqlite_utils.Database, game_id: str) -> rules.State:
     """The state rebuilt from the stored log alone (the snapshot ignored)."""
     game = load(db, game_id)
-    events = [rules.parse_event(e, game.setup) for _, e in store.standing_events(db, game_id)]
+    events = [rules.recorded_event(e, game.setup)
+              for _, e in store.standing_events(db, game_id)]
     return rules.replay(game.setup, events)
 
 
-def view(game: Game) -> dict[str, Any]:
-    """The game's state as the JSON API shows it (API.md "Game state")."""
+def view(game: Game, rematch: str | None = None) -> dict[str, Any]:
+    """The game's state as the JSON API shows it (API.md "Game state"), with
+    the id of its rematch once one is started (`rematch_of`)."""
     state = game.state
     setup = state.setup
     pool = state.pool if state.awaiting_reveal else None
@@ -295,6 +355,8 @@ def view(game: Game) -> dict[str, Any]:
         ],
         "created_at": game.created_at,
         "updated_at": game.updated_at,
+        # For the other phones on a finished game: where the table went on.
+        "rematch": rematch,
     }
 
 

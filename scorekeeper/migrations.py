@@ -112,7 +112,7 @@ def game_summaries(db: sqlite_utils.Database) -> None:
         summaries.create_sides(db, game_id, setup)
         standing = store.standing_events(db, game_id)
         summaries.rebuild(
-            db, game_id, setup, [rules.parse_event(e, setup) for _, e in standing],
+            db, game_id, setup, [rules.recorded_event(e, setup) for _, e in standing],
             summaries.event_time(db, game_id, standing[-1][0] if standing else None),
         )
 

@@ -57,7 +57,7 @@ def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State)
     effective = store.effective(
         (r["seq"], r["action"], r["payload"]) for r in log if r["undone_by"] is None
     )
-    standing = [(seq, rules.parse_event(e, setup)) for seq, e in effective.items() if e]
+    standing = [(seq, rules.recorded_event(e, setup)) for seq, e in effective.items() if e]
     steps = timeline(setup, [event for _, event in standing])
     step_of = {seq: (number, step) for number, ((seq, _), step)
                in enumerate(zip(standing, steps), 1)}
@@ -66,7 +66,7 @@ def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State)
     for record in log:
         if record["action"] != "event":
             continue
-        seq, first = record["seq"], rules.parse_event(record["payload"], setup)
+        seq, first = record["seq"], rules.recorded_event(record["payload"], setup)
         if seq in step_of:
             number, step = step_of[seq]
             corrected = effective[seq] != record["payload"]

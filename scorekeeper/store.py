@@ -81,6 +81,15 @@ def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, 
     return [(seq, event) for seq, event in effective_events(db, game_id).items() if event]
 
 
+def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:
+    """The event record `seq` as it was first recorded, or None."""
+    row = db.execute(
+        "SELECT payload FROM events WHERE game_id = ? AND seq = ? AND action = 'event'",
+        [game_id, seq],
+    ).fetchone()
+    return None if row is None else json.loads(row[0])
+
+
 def effective_events(db: sqlite_utils.Database, game_id: str) -> dict[int, dict | None]:
     """Every event that is not undone, by seq, oldest first: the event as its
     latest correction left it, or None when a correction removed it."""

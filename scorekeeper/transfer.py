@@ -186,14 +186,14 @@ def _setup(game: dict) -> rules.Setup:
 
 def _canonical(payload: Any, setup: rules.Setup) -> dict:
     """The event as the app stores it; it must be what the document says."""
-    event = rules.to_dict(rules.parse_event(payload, setup))
+    event = rules.to_dict(rules.recorded_event(payload, setup))
     if event != payload:
         _fail(N_("An event must be stored in its full form (every field, nothing else)."))
     return event
 
 
 def _replay(setup: rules.Setup, effective: dict[int, dict | None]) -> rules.State:
-    return rules.replay(setup, [rules.parse_event(e, setup) for e in effective.values() if e])
+    return rules.replay(setup, [rules.recorded_event(e, setup) for e in effective.values() if e])
 
 
 def _check_log(game: dict, setup: rules.Setup
@@ -242,7 +242,7 @@ def _record(action: Any, payload: Any, seq: int, setup: rules.Setup, state: rule
     writes it; raises InvalidInput or RuleViolation."""
     if action == "event":
         event = _canonical(payload, setup)
-        state = rules.apply(state, rules.parse_event(event, setup))
+        state = rules.apply(state, rules.recorded_event(event, setup))
         effective[seq] = event
         return state, event
     if action == "undo":
@@ -287,7 +287,7 @@ def check_game(game: Any) -> Checked:
               scores=" – ".join(str(s) for s in state.scores))
     standing = [s for s, e in effective.items() if e]
     last = game["log"][standing[-1] - 1]["created_at"] if standing else None
-    events = [rules.parse_event(effective[s], setup) for s in standing]
+    events = [rules.recorded_event(effective[s], setup) for s in standing]
     return Checked(game, setup, state, events, last, payloads)
 
 

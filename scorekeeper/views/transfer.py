@@ -13,17 +13,17 @@ import json
 from flask import (
     Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for,
 )
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import games, store, transfer
-from ..api import _known_game, idempotency_key, json_body
+from ..api import _known_game, answer, idempotency_key, json_body
 from ..clock import utc_now
 from ..db import get_db
 from ..describe import event_text
 from ..errors import error_answer
 from ..history_forms import ImportForm
-from ..rules import parse_event
+from ..rules import recorded_event
 from ..rules.errors import N_, InvalidInput, ScoringError
 from ..rules.moves import points_of, timeline
 
@@ -78,7 +78,7 @@ def export_csv(game_id: str):
     setup = game.setup
     standing = store.standing_events(db, game_id)
     times = {r["seq"]: r["created_at"] for r in store.log(db, game_id)}
-    events = [parse_event(e, setup) for _, e in standing]
+    events = [recorded_event(e, setup) for _, e in standing]
     out = io.StringIO()
     writer = csv.writer(out)
     names = [_cell(name) for name in setup.sides]
@@ -132,7 +132,7 @@ def api_correct(game_id: str):
     """{"seq": n, "event": {...} or null, "expected_version": v}: the game's new state."""
     _known_game(game_id)
     game, _ = games.correct(get_db(), game_id, json_body(), idempotency_key(), utc_now())
-    return jsonify(games.view(game))
+    return answer(game)
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
@@ -154,6 +154,9 @@ def import_page():
     except ScoringError as error:
         flash(error.sentence(gettext), "error")
         return redirect(url_for("transfer.import_page"), 303)
-    flash(gettext("%(imported)s game(s) imported, %(skipped)s already here.",
-                  imported=len(imported), skipped=len(skipped)))
+    said = ngettext("%(num)s game imported.", "%(num)s games imported.", len(imported))
+    if skipped:
+        said += " " + ngettext("%(num)s was already here.", "%(num)s were already here.",
+                               len(skipped))
+    flash(said)
     return redirect(url_for("history.index"), 303)
