@@ -156,11 +156,14 @@ def test_a_correction_can_finish_a_game_and_another_reopen_it(api):
     early = correct(api, game_id, {"seq": 1, "event": {"type": "adjust", "side": 0, "points": 33,
                                                          "note": ""}},
                     headers={"Accept-Language": "en"})
-    # The game would be over at its first event: the next could not have been played.
+    # The game would be over at its first event: the next could not have been played,
+    # and the sentence says so (not "undo its last event", which would not help).
     assert early.status_code == 409
     assert early.get_json()["error"] == (
-        "Event 2 (Bount (1) · Nous, hand 1 deal 1) would no longer be possible: "
-        "The game is over: undo its last event to change it.")
+        "With this correction the game is over at event 1 (Correction +33 · Nous): the "
+        "events recorded after it could no longer count. Save it with those events removed, "
+        "or change the correction.")
+    assert api.state(game_id)["scores"] == [32, 1]
     last = correct(api, game_id, {"seq": 3, "event": {"type": "missa", "side": 0}}).get_json()
     assert last["finished"] and last["winner"] == 0 and last["scores"] == [33, 0]
     reopened = correct(api, game_id, {"seq": 3, "event": MISSA}).get_json()
@@ -198,11 +201,104 @@ def test_a_refused_correction_comes_back_with_the_sentence_that_names_the_event(
     game_id = played(api, HIT_1, HIT_5, MISSA)
     page = f"/games/{game_id}/events/1/correct"
     response = press(french, page, "remove")
-    assert response.status_code == 303 and response.headers["Location"] == page
-    html = text(french.get(page).get_data(as_text=True))
+    assert response.status_code == 409
+    html = text(response.get_data(as_text=True))
     assert ("Le coup 2 (Khamsa (5) · Eux, manche 1 donne 1) ne serait plus possible :"
             in html)
     assert api.state(game_id)["scores"] == [0, 6] and api.state(game_id)["version"] == 3
+
+
+def test_a_refused_correction_keeps_the_edit_in_the_form(french, api):
+    game_id = played(api, {"type": "adjust", "side": 0, "points": 5}, HIT_1, HIT_5)
+    page = f"/games/{game_id}/events/2/correct"
+    response = press(french, page, "change", {"side": "1"})  # then the 5 follows its own 1
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    form, _ = find_button(html, "change")
+    assert ("side", "1") in form.fields  # the edit, not the event as it stands
+    assert api.state(game_id)["version"] == 3
+
+
+def test_a_correction_that_ends_the_game_earlier_can_remove_what_came_after(french, api, client):
+    game_id = played(api, {"type": "adjust", "side": 0, "points": 30}, HIT_1, MISSA,
+                     {"type": "adjust", "side": 1, "points": 3}, MISSA)
+    page = f"/games/{game_id}/events/1/correct"
+    refused = press(french, page, "change", {"points": "33"})
+    assert refused.status_code == 409
+    html = refused.get_data(as_text=True)
+    assert "Avec cette correction, la partie est finie au coup 1" in html
+    form, trim = find_button(html, "change_and_trim")
+    assert ("points", "33") in form.fields
+    response = submit(french, form, trim)
+    assert response.status_code == 303
+    state = api.state(game_id)
+    assert state["finished"] and state["winner"] == 0 and state["scores"] == [33, 0]
+    # One correction, then one removal per event after the new end, all in the log.
+    records = log_of(client, game_id)[-5:]
+    assert [r["payload"] for r in records] == [
+        {"corrects": 1, "event": {"type": "adjust", "side": 0, "points": 33, "note": ""}},
+        {"corrects": 2, "event": None}, {"corrects": 3, "event": None},
+        {"corrects": 4, "event": None}, {"corrects": 5, "event": None}]
+    review = text(french.get(f"/games/{game_id}").get_data(as_text=True))
+    assert review.count("retiré") == 4
+
+
+def test_through_the_api_the_events_after_the_new_end_go_only_when_asked(api):
+    game_id = played(api, {"type": "adjust", "side": 0, "points": 31}, HIT_1, MISSA)
+    body = {"seq": 1, "event": {"type": "adjust", "side": 0, "points": 33}}
+    assert correct(api, game_id, body).status_code == 409
+    state = correct(api, game_id, {**body, "remove_after_end": True}).get_json()
+    assert state["finished"] and state["scores"] == [33, 0] and state["version"] == 6
+    assert correct(api, game_id, {**body, "remove_after_end": "yes"}).status_code == 400
+
+
+def test_a_tringa_corrected_into_a_ronda_can_be_given_its_rank(french, api):
+    tringa_vs_ronda = {"type": "announce", "announcements": [
+        {"side": 0, "kind": "tringa"}, {"side": 1, "kind": "ronda"}]}
+    game_id = played(api, tringa_vs_ronda, {"type": "next_deal"})
+    assert api.state(game_id)["scores"] == [6, 0]
+    page = f"/games/{game_id}/events/1/correct"
+    # Two Rondas: the ranks decide, before the deal could end. Without them, refused...
+    refused = press(french, page, "change", {"a0_kind": "ronda"})
+    assert refused.status_code == 409 and api.state(game_id)["scores"] == [6, 0]
+    # ...with them, taken: the 7s beat the 3s.
+    response = press(french, page, "change", {"a0_kind": "ronda", "a0_rank": "7",
+                                              "a1_rank": "3"})
+    assert response.status_code == 303, text(response.get_data(as_text=True))
+    assert api.state(game_id)["scores"] == [2, 0]
+
+
+def test_an_announcement_forgotten_can_be_added(french, api):
+    game_id = played(api, {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"}]})
+    page = f"/games/{game_id}/events/1/correct"
+    response = press(french, page, "change", {"a1_side": "1", "a1_kind": "tringa"})
+    assert response.status_code == 303
+    assert api.state(game_id)["scores"] == [0, 6]
+
+
+def test_the_card_count_form_shows_the_engines_complement(french, api):
+    game_id = played(api, {"type": "end_hand", "cards": [None, 23]})
+    html = french.get(f"/games/{game_id}/events/1/correct").get_data(as_text=True)
+    assert 'name="cards0" type="number" inputmode="numeric" min="0" max="40" value="17"' in html
+
+
+def test_a_missa_with_the_last_card_is_corrected_and_explained(french, api):
+    game_id = played(api, HIT_1, MISSA)
+    press(french, f"/games/{game_id}/events/2/correct", "change", {"last_card": "1"})
+    assert api.state(game_id)["scores"] == [1, 0]  # the chain's 1 still scores, the missa not
+    review = text(french.get(f"/games/{game_id}/review").get_data(as_text=True))
+    assert "Missa avec la dernière carte · Eux corrigé, était : Missa · Eux" in review
+    assert "Nous +1 · dernière carte : 0" in review  # why the missa gave nothing
+
+
+def test_a_hidden_ronda_with_three_sides_is_corrected_with_its_receiver(french, api):
+    body = {"sides": ["A", "B", "C"], "players": 3, "rules": {"preset": "classique"}}
+    game_id = api.post("/api/games", body).get_json()["id"]
+    api.event(game_id, type="hidden_ronda", side=1, to=0)
+    page = f"/games/{game_id}/events/1/correct"
+    response = press(french, page, "change", {"to": "2"})
+    assert response.status_code == 303
+    assert api.state(game_id)["scores"] == [0, 0, 5]
 
 
 def test_a_correction_form_sent_twice_is_applied_once(french, api):

@@ -8,16 +8,16 @@ import re
 from datetime import datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import format_datetime, gettext
+from flask_babel import format_datetime, gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from .. import games, history, review, store
 from ..clock import utc_now
 from ..db import get_db
-from ..errors import error_answer
+from ..errors import error_answer, status_of
 from ..forms import one_time_token
 from ..history_forms import ConfirmForm, CorrectForm
-from ..rules import RANKS, to_dict
+from ..rules import RANKS, recorded_event, to_dict
 from ..rules.errors import N_, InvalidInput, ScoringError
 from ..rules.events import KINDS, LAST_TRICK_OUTCOMES
 from ..rules.newgame import NAME_LENGTH
@@ -107,7 +107,8 @@ def empty_bin():
         if not ConfirmForm().validate():
             abort(400)
         count = history.empty_bin(db)
-        flash(gettext("The bin is empty: %(count)s game(s) deleted for good.", count=count))
+        flash(ngettext("The bin is empty: %(num)s game deleted for good.",
+                       "The bin is empty: %(num)s games deleted for good.", count))
         return redirect(url_for("history.show_bin"), 303)
     page = history.games_page(db, binned=True)
     return render_template("history/empty.html", count=page.count, form=_confirm_form())
@@ -191,6 +192,11 @@ def changed_event(current: dict, form: MultiDict, sides: int) -> dict:
             event[field] = _whole(form.get(field))
     if kind == "missa":
         event["last_card"] = form.get("last_card") == "1"
+    if kind == "hidden_ronda":
+        if sides == 2 and type(event["side"]) is int and event.get("to") is not None:
+            event["to"] = 1 - event["side"]  # the other side, whichever hid it
+        elif form.get("to"):
+            event["to"] = _whole(form.get("to"))
     if kind == "adjust" and "note" in form:
         event["note"] = form.get("note", "")
     if kind == "dealer_last_trick" and "outcome" in form:
@@ -200,10 +206,13 @@ def changed_event(current: dict, form: MultiDict, sides: int) -> dict:
     if kind == "reveal":
         event["ranks"] = [_whole(form.get(f"rank{s}")) for s in range(sides)]
     if kind == "announce":
+        # Each row of the form, and one more to add a forgotten announcement;
+        # a row without a kind is no announcement.
         event["announcements"] = [
             {"side": _whole(form.get(f"a{i}_side")), "kind": form.get(f"a{i}_kind"),
-             "rank": a["rank"]}
-            for i, a in enumerate(current["announcements"])
+             "rank": _whole(form.get(f"a{i}_rank"))}
+            for i in range(len(current["announcements"]) + 1)
+            if form.get(f"a{i}_kind")
         ]
     return event
 
@@ -216,20 +225,38 @@ def _entry(game: games.Game, seq: int) -> tuple[review.Review, review.Entry]:
     abort(404)
 
 
+def _correction_page(game: games.Game, found: review.Review, entry: review.Entry,
+                     values: dict, error: str | None = None, ends_earlier: str | None = None,
+                     status: int = 200):
+    """The correction form, filled with `values` (the event as stored, or as
+    the refused correction had it: an edit is never lost)."""
+    form = CorrectForm(formdata=None, token=one_time_token(), expected_version=game.version)
+    hand, deal = _place(found, entry)
+    counts = None
+    if values.get("type") == "end_hand":  # every side's count, as the engine computes it
+        try:
+            counts = list(recorded_event(values, game.setup).counts())
+        except ScoringError:
+            counts = list(values.get("cards") or [])
+    return render_template(
+        "history/correct.html", game=game, entry=entry, form=form, hand=hand, deal=deal,
+        values=values, counts=counts, error=error, ends_earlier=ends_earlier,
+        back=_review_url(game), RANKS=RANKS, KINDS=KINDS, OUTCOMES=LAST_TRICK_OUTCOMES,
+    ), status
+
+
 @bp.route("/games/<game_id>/events/<int:seq>/correct", methods=["GET", "POST"])
 def correct(game_id: str, seq: int):
     game = _load(game_id)
     found, entry = _entry(game, seq)
     here = url_for("history.correct", game_id=game_id, seq=seq)
     if request.method == "GET":
-        form = CorrectForm(formdata=None, token=one_time_token(), expected_version=game.version)
-        hand, deal = _place(found, entry)
-        return render_template(
-            "history/correct.html", game=game, entry=entry, form=form, hand=hand, deal=deal,
-            back=_review_url(game), RANKS=RANKS, KINDS=KINDS, OUTCOMES=LAST_TRICK_OUTCOMES,
-        )
+        return _correction_page(game, found, entry, to_dict(entry.event))
     form = CorrectForm()
-    action = request.form.get("action")
+    action = request.form.get("action") or ""
+    # "…_and_trim": the same, with the events after the game's new end removed.
+    trim = action in ("change_and_trim", "remove_and_trim")
+    action = action.removesuffix("_and_trim")
     if not form.validate() or action not in ("change", "remove", "restore"):
         flash(gettext(INCOMPLETE_FORM), "error")
         return redirect(here, 303)
@@ -239,13 +266,16 @@ def correct(game_id: str, seq: int):
         event = to_dict(entry.event)
     else:
         event = changed_event(to_dict(entry.event), request.form, game.setup.side_count)
-    body = {"seq": seq, "event": event, "expected_version": form.expected_version.data}
+    body = {"seq": seq, "event": event, "expected_version": form.expected_version.data,
+            "remove_after_end": trim}
     try:
         game, _ = games.correct(get_db(), game_id, body, f"form:{form.token.data}:correct",
                                 utc_now())
     except ScoringError as error:
-        flash(error.sentence(gettext), "error")
-        return redirect(here, 303)
+        values = event if event is not None else to_dict(entry.event)
+        ends_earlier = action if isinstance(error, games.EndsEarlier) else None
+        return _correction_page(game, found, entry, values, error.sentence(gettext),
+                                ends_earlier, status_of(error))
     flash(gettext("Corrected: the score is now %(score)s.",
                   score=" – ".join(str(s) for s in game.state.scores)))
     return redirect(_review_url(game), 303)
