@@ -76,6 +76,9 @@ P50_LIMIT_MS = 50.0
 P95_LIMIT_MS = 100.0
 TAP_TIMEOUT_MS = 15_000
 IDLE_BETWEEN_TAPS_S = 0.05  # a scorer's taps are seconds apart: start each on an idle page
+# The page counts a second tap on the same control within 400 ms as the same
+# tap (a double tap): a scorer's second tap on one button comes later.
+SAME_CONTROL_S = 0.6
 NEAR_THE_END = 20  # points before the target where only the small gains stay
 
 # Installed in a page with JavaScript: `arm` before a tap, then `done` is a
@@ -145,11 +148,14 @@ BOARD = """() => {
   const board = document.getElementById("board");
   if (!board) { return null; }
   const on = sel => [...board.querySelectorAll(sel)];
+  // A button that is off says why when tapped (aria-disabled): not a choice.
+  const off = e => e.disabled || e.getAttribute("aria-disabled") === "true";
   return {
     version: board.dataset.version,
-    moves: on("button[name=move]").filter(b => !b.disabled).map(b => b.value),
-    undo: on("form.undo button").some(b => !b.disabled),
-    marks: on(".pad a.button[data-swap]").map(a => a.getAttribute("href").split("?")[1]),
+    moves: on("button[name=move]").filter(b => !off(b)).map(b => b.value),
+    undo: on("form.undo button").some(b => !off(b)),
+    marks: on(".pad a.button[data-swap]").filter(a => !off(a)).map(
+      a => a.getAttribute("href").split("?")[1]),
     endSheet: on(".actions a[href$='sheet=end']").some(
       a => a.getAttribute("aria-disabled") !== "true"),
     scores: on(".points").map(p => Number(p.textContent)),
@@ -268,6 +274,23 @@ class Phone:
     def board(self) -> dict | None:
         return self.page.evaluate(BOARD)
 
+    def count_cards(self, count: int) -> dict | None:
+        """The end-of-hand sheet opened: type the count and preview it (Enter),
+        untimed, as the scorer does before tapping Confirm."""
+        field = self.page.locator("#cards0")
+        field.fill(str(count))
+        if self.javascript:
+            field.press("Enter")
+            self.page.wait_for_timeout(350)  # the typing's own preview, 300 ms after it
+            self.page.wait_for_function(
+                "() => { const b = document.querySelector('button[value=end_hand]');"
+                " return b && b.getAttribute('aria-disabled') !== 'true' && b.dataset.scores; }",
+                timeout=TAP_TIMEOUT_MS)
+        else:
+            with self.page.expect_navigation(wait_until="load", timeout=TAP_TIMEOUT_MS):
+                field.press("Enter")
+        return self.board()
+
 
 class Probe:
     """The baseline: a number changed in place, in a throttled tab of its own."""
@@ -332,18 +355,23 @@ def play(phone: Phone, probe: Probe, base: str, taps: int, seed: int) -> dict:
     probe_lifts: list[float] = []
     kinds: list[str] = []
     board = phone.board()
+    last_tap: dict[str, float] = {}
     for _ in range(taps):
         if board is None:
             raise AssertionError("the board is gone: the game ended or an error page showed")
         what, selector = choose(rng, board, target)
         time.sleep(IDLE_BETWEEN_TAPS_S)
+        time.sleep(max(0.0, last_tap.get(selector, 0.0) + SAME_CONTROL_S - time.monotonic()))
         with phone.slowed_down():
             before = board["scores"]
             part, board = phone.tap(selector)
+        last_tap[selector] = time.monotonic()  # taken: the next tap on it counts from here
         if board is not None and board["scores"] != before:
             part["score_changed"] = True
         parts.append(part)
         kinds.append("mark" if what.startswith("mark ") else what.split(".")[0])
+        if what == "end of hand" and board is not None:
+            board = phone.count_cards(rng.randint(14, 26))
         time.sleep(IDLE_BETWEEN_TAPS_S)
         with probe.phone.slowed_down():
             total, lift = probe.tap()

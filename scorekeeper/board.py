@@ -3,17 +3,21 @@ button is off, all asked of the engine. No rule is decided here.
 
 The scoreboard's moves are strings carried by its submit buttons
 ("hit.0.5", "missa.1", "next_deal", ...); `event_for_move` turns a move and
-the posted form into the event the engine reads.
+the posted form into the event the engine reads. Every button's event is
+judged as the app would judge its tap (`moves.outcome_of`: read as new
+input, then applied), so a button is off exactly when its tap would be
+refused, and says why.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from . import rules, store
 from .games import Game
+from .rules.errors import N_
 from .rules.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from .rules.moves import Step, outcome, points_of, refusal, timeline
+from .rules.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
 
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4
@@ -21,6 +25,7 @@ _WHOLE = re.compile(r"-?\d{1,4}")
 # Not str.isdigit: "²" is a digit that int() refuses, and 5,000 digits are
 # past int()'s limit.
 _INDEX = re.compile(r"\d{1,4}")
+_DRAFT_ENTRY = re.compile(r"(\d{1,4})-(\w{1,20})")
 
 
 @dataclass
@@ -38,24 +43,52 @@ class Move:
 
 
 @dataclass
+class AnnounceLink:
+    """A link that adds one announcement to the deal's draft (a GET: no state
+    changes); when it is off, it leads to the board saying why (`why`)."""
+
+    side: int
+    kind: str
+    query: str
+    reason: str | None
+
+    @property
+    def why(self) -> str:
+        return f"{self.side}-{self.kind}"
+
+
+@dataclass
 class SidePad:
     index: int
     name: str
     score: int
-    needs: int
-    announce: dict[str, "DraftLink"]
+    to_win: ToWin | None  # None once the game is over
+    announce: list[AnnounceLink]
     hits: list[tuple[int, Move]]
     missa: Move
-    hidden_ronda: Move | None
 
 
 @dataclass
-class DraftLink:
-    """A link that adds one announcement to the deal's draft (a GET: no state changes)."""
+class HiddenRonda:
+    """One hidden-Ronda button of the More sheet: who hid it, who gets the points."""
 
-    kind: str
-    query: str
+    side: int
+    to: int
+    points: int
+    move: Move
+
+
+@dataclass
+class EndPreview:
+    """The card count as typed so far (None: not yet), the computed side,
+    what each side gets, and whether the hand's last deal is reached."""
+
+    counts: list[int | None]
+    computed: int | None  # 40 minus the others, once they are all typed
+    points: tuple[int, ...] | None  # None until the count is complete and possible
     reason: str | None
+    scores: tuple[int, ...] | None = None  # the scores it would leave
+    before_last_deal: bool = False  # ending now needs a second yes
 
 
 @dataclass
@@ -69,29 +102,30 @@ class Board:
     next_deal: Move
     end_hand: Move
     last_trick: dict[str, Move]
+    hidden_rondas: list[HiddenRonda]
+    last_card_missa: Move | None  # on the hand's last deal: the dealer's last card
     recent: list[Step]
     undo_step: Step | None
-    end_preview: "EndPreview | None" = None
+    end_preview: EndPreview | None = None
+    notice: str | None = None  # one sentence for the status line: why, or what went wrong
+    rematch: str | None = None  # the id of the finished game's rematch, once started
+    _hints: dict[str, str] = field(default_factory=dict)
 
     @property
-    def hints(self) -> list[str]:
-        """Why the side pads' buttons that are off are off, each reason once."""
-        reasons = []
-        for pad in self.pads:
-            reasons += [link.reason for link in pad.announce.values()]
-            reasons += [move.reason for _, move in pad.hits]
-        return list(dict.fromkeys(r for r in reasons if r))
+    def query(self) -> str:
+        """The board's draft as a query."""
+        return draft_query(self.draft)
 
+    def hint_id(self, reason: str | None) -> str:
+        """The id of the element that says `reason` (each reason said once)."""
+        if reason not in self._hints:
+            self._hints[reason] = f"hint-{len(self._hints)}"
+        return self._hints[reason]
 
-@dataclass
-class EndPreview:
-    """The card count as entered so far, the computed side and what each side gets."""
-
-    counts: list[int]
-    computed: int  # 40 minus the others
-    points: tuple[int, ...] | None  # None when the count is impossible
-    reason: str | None
-    scores: tuple[int, ...] | None = None  # the scores it would leave
+    @property
+    def hints(self) -> list[tuple[str, str]]:
+        """Every reason given so far, with its id: (id, reason)."""
+        return [(hint, reason) for reason, hint in self._hints.items()]
 
 
 def parse_draft(values: list[str], setup: rules.Setup) -> list[rules.Announcement]:
@@ -99,9 +133,9 @@ def parse_draft(values: list[str], setup: rules.Setup) -> list[rules.Announcemen
     anything malformed is dropped (it is only a draft in a URL)."""
     draft = []
     for value in values[:DRAFT_LIMIT]:
-        side, _, kind = value.partition("-")
-        if _INDEX.fullmatch(side) and int(side) < setup.side_count and kind in KINDS:
-            draft.append(rules.Announcement(int(side), kind))
+        found = _DRAFT_ENTRY.fullmatch(value)
+        if found and int(found[1]) < setup.side_count and found[2] in KINDS:
+            draft.append(rules.Announcement(int(found[1]), found[2]))
     return draft
 
 
@@ -109,102 +143,148 @@ def draft_query(draft: list[rules.Announcement]) -> str:
     return "&".join(f"a={a.side}-{a.kind}" for a in draft)
 
 
-def _move(state: rules.State, move: str, event: rules.Event, translate) -> Move:
-    after, error = outcome(state, event)
+def _announce_data(draft: list[rules.Announcement]) -> dict:
+    return {"type": "announce",
+            "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
+
+
+def _move(state: rules.State, move: str, data: dict, translate) -> Move:
+    after, error = outcome_of(state, data)
     if error is not None:
         return Move(move, error.sentence(translate))
     return Move(move, None, after.scores if after.scores != state.scores else None)
 
 
+def _announce_links(state: rules.State, draft: list[rules.Announcement], side: int,
+                    translate) -> list[AnnounceLink]:
+    setup = state.setup
+    links = []
+    for kind in KINDS:
+        # Where a double Ronda exists its button is there on every deal, so
+        # that no button moves from one deal to the next.
+        if kind == "double_ronda" and not setup.four_card_hands:
+            continue
+        added = draft + [rules.Announcement(side, kind)]
+        _, error = outcome_of(state, _announce_data(added))
+        links.append(AnnounceLink(side, kind, draft_query(added),
+                                  None if error is None else error.sentence(translate)))
+    return links
+
+
 def build(
-    db, game: Game, draft: list[rules.Announcement], translate, cards: list[int] | None = None
+    db, game: Game, draft: list[rules.Announcement], translate,
+    cards: list[int | None] | None = None, why: str | None = None,
 ) -> Board:
     state = game.state
     setup = state.setup
-    target = setup.rules.target
-    events = [rules.parse_event(e, setup) for _, e in store.standing_events(db, game.id)]
+    events = [rules.recorded_event(e, setup) for _, e in store.standing_events(db, game.id)]
     steps = timeline(setup, events)
+    wins = to_win(state) if not state.finished else (None,) * setup.side_count
 
-    pads = []
-    for side, name in enumerate(setup.sides):
-        announce = {}
-        for kind in KINDS:
-            if kind == "double_ronda" and not setup.four_card_deal(state.deal):
-                continue
-            added = draft + [rules.Announcement(side, kind)]
-            error = refusal(state, rules.Announce(tuple(added)))
-            announce[kind] = DraftLink(
-                kind, draft_query(added), None if error is None else error.sentence(translate)
-            )
-        pads.append(SidePad(
+    pads = [
+        SidePad(
             index=side,
             name=name,
             score=state.scores[side],
-            needs=max(0, target - state.scores[side]),
-            announce=announce,
+            to_win=wins[side],
+            announce=_announce_links(state, draft, side, translate),
             hits=[
-                (value, _move(state, f"hit.{side}.{value}", rules.Hit(side, value), translate))
+                (value, _move(state, f"hit.{side}.{value}",
+                              {"type": "hit", "side": side, "value": value}, translate))
                 for value in setup.rules.hits
             ],
-            missa=_move(state, f"missa.{side}", rules.Missa(side), translate),
-            hidden_ronda=(
-                _move(state, f"hidden_ronda.{side}", rules.HiddenRonda(side), translate)
-                if setup.rules.hidden_ronda_penalty else None
-            ),
-        ))
-
+            missa=_move(state, f"missa.{side}", {"type": "missa", "side": side}, translate),
+        )
+        for side, name in enumerate(setup.sides)
+    ]
+    penalty = setup.rules.hidden_ronda_penalty
+    hidden = [
+        HiddenRonda(side, to, penalty, _move(
+            state, f"hidden_ronda.{side}.{to}",
+            {"type": "hidden_ronda", "side": side, "to": to}, translate))
+        for side in range(setup.side_count) for to in range(setup.side_count)
+        if to != side and penalty
+    ]
+    dealer = state.dealer
     board = Board(
         game=game,
         state=state,
         pads=pads,
         draft=draft,
-        announce=_move(state, "announce", rules.Announce(tuple(draft)), translate)
-        if draft else None,
-        chain_end=_move(state, "chain_end", rules.ChainEnd(), translate),
-        next_deal=_move(state, "next_deal", rules.NextDeal(), translate),
-        # The card count itself is asked for in the end-of-hand sheet.
-        end_hand=_move(
-            state, "end_hand",
-            rules.EndHand((20,) * (setup.side_count - 1) + (None,)), translate,
-        ),
+        announce=_move(state, "announce", _announce_data(draft), translate) if draft else None,
+        chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
+        next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate),
+        # Whether the hand can end now (the count itself is asked in its sheet).
+        end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
+            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate),
         last_trick={
-            result: _move(
-                state, f"last_trick.{result}", rules.DealerLastTrick(result), translate
-            )
+            result: _move(state, f"last_trick.{result}",
+                          {"type": "dealer_last_trick", "outcome": result}, translate)
             for result in LAST_TRICK_OUTCOMES
         } if setup.rules.dealer_last_trick else {},
+        hidden_rondas=hidden,
+        last_card_missa=_move(
+            state, f"missa_last.{dealer}",
+            {"type": "missa", "side": dealer, "last_card": True}, translate,
+        ) if state.last_deal and not state.finished else None,
         recent=steps[::-1][:RECENT_STEPS],
         undo_step=steps[-1] if steps else None,
     )
     if cards is not None:
         board.end_preview = end_preview(state, cards, translate)
+    if why is not None:
+        board.notice = why_off(board, why)
     return board
 
 
-def end_preview(state: rules.State, cards: list[int], translate) -> EndPreview:
-    """What the card count entered so far would give, asked of the engine."""
-    given = cards[: state.setup.side_count - 1]
+def why_off(board: Board, why: str) -> str | None:
+    """The reason an announcement link is off, named `<side>-<kind>` (the
+    board without JavaScript shows it when such a link is tapped)."""
+    for pad in board.pads:
+        for link in pad.announce:
+            if link.why == why:
+                return link.reason
+    return None
+
+
+def end_preview(state: rules.State, cards: list[int | None], translate) -> EndPreview:
+    """What the card count typed so far would give, asked of the engine."""
+    setup = state.setup
+    given = list(cards[: setup.side_count - 1])
+    early = not state.last_deal
+    missing = [side for side, count in enumerate(given) if count is None]
+    if missing:
+        reason = translate(MISSING_COUNT) % {"side": setup.sides[missing[0]]}
+        return EndPreview(given, None, None, reason, before_last_deal=early)
     event_data = {"type": "end_hand", "cards": given + [None]}
     try:
-        event = rules.parse_event(event_data, state.setup)
+        event = rules.parse_event(event_data, setup)
     except rules.InvalidInput as error:  # more than the deck: nothing to compute
-        return EndPreview(given, DECK - sum(given), None, error.sentence(translate))
+        return EndPreview(given, None, None, error.sentence(translate), before_last_deal=early)
     computed = event.counts()[-1]
-    after, error = outcome(state, event)
+    after, error = outcome_of(state, event_data)
     if error is not None:
-        return EndPreview(given, computed, None, error.sentence(translate))
-    return EndPreview(
-        given, computed, points_of(after.gains, state.setup.side_count), None, after.scores,
-    )
+        return EndPreview(given, computed, None, error.sentence(translate),
+                          before_last_deal=early)
+    return EndPreview(given, computed, points_of(after.gains, setup.side_count), None,
+                      after.scores, early)
+
+
+MISSING_COUNT = N_("Type how many cards %(side)s took.")
 
 
 def _whole_or_text(value: str | None) -> Any:
     """Form fields are text: whole numbers become ints, the rest goes to the
     engine as it is, to be refused there with its own sentence."""
-    if value is None or value == "":
+    if value is None or value.strip() == "":
         return None
     value = value.strip()
     return int(value) if _WHOLE.fullmatch(value) else value
+
+
+def card_counts(form: Mapping[str, str], setup: rules.Setup) -> list[Any]:
+    """The counts typed in the end-of-hand sheet, one per side but the last."""
+    return [_whole_or_text(form.get(f"cards{s}")) for s in range(setup.side_count - 1)]
 
 
 def event_for_move(move: str, form: Mapping[str, str], setup: rules.Setup) -> dict:
@@ -214,22 +294,23 @@ def event_for_move(move: str, form: Mapping[str, str], setup: rules.Setup) -> di
     arg = [_whole_or_text(a) for a in args]
     if name == "hit" and len(arg) == 2:
         return {"type": "hit", "side": arg[0], "value": arg[1]}
-    if name in ("missa", "hidden_ronda") and len(arg) == 1:
-        return {"type": name, "side": arg[0]}
+    if name == "missa" and len(arg) == 1:
+        return {"type": "missa", "side": arg[0]}
+    if name == "missa_last" and len(arg) == 1:
+        return {"type": "missa", "side": arg[0], "last_card": True}
+    if name == "hidden_ronda" and len(arg) == 2:
+        return {"type": "hidden_ronda", "side": arg[0], "to": arg[1]}
     if name in ("chain_end", "next_deal"):
         return {"type": name}
     if name == "last_trick" and len(args) == 1:
         return {"type": "dealer_last_trick", "outcome": args[0]}
     if name == "announce":
-        draft = parse_draft(form.getlist("a"), setup)
-        return {"type": "announce",
-                "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
+        return _announce_data(parse_draft(form.getlist("a"), setup))
     if name == "reveal":
         return {"type": "reveal",
                 "ranks": [_whole_or_text(form.get(f"rank{s}")) for s in range(setup.side_count)]}
     if name == "end_hand":
-        counts = [_whole_or_text(form.get(f"cards{s}")) for s in range(setup.side_count - 1)]
-        return {"type": "end_hand", "cards": counts + [None]}
+        return {"type": "end_hand", "cards": card_counts(form, setup) + [None]}
     if name == "adjust":
         return {"type": "adjust", "side": _whole_or_text(form.get("side")),
                 "points": _whole_or_text(form.get("points")), "note": form.get("note", "")}

@@ -4,9 +4,12 @@ from flask import Flask
 from markupsafe import Markup
 from flask_babel import gettext as _
 
+from flask_babel import ngettext
+
 from . import rules
+from .i18n import join_list
 from .rules.errors import N_
-from .rules.moves import Step, points_of
+from .rules.moves import Step, ToWin, points_of
 
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
@@ -36,11 +39,11 @@ def rank_name(rank: int) -> str:
 def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
     """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous"."""
     if isinstance(event, rules.Announce):
-        return _("Announcements: %(list)s") % {"list": ", ".join(
+        return _("Announcements: %(list)s") % {"list": join_list(
             announcement_text(a, sides) for a in event.announcements
         )}
     if isinstance(event, rules.Reveal):
-        return _("Ranks shown: %(list)s") % {"list": ", ".join(
+        return _("Ranks shown: %(list)s") % {"list": join_list(
             f"{sides[s]} {rank_name(r)}" for s, r in enumerate(event.ranks) if r is not None
         )}
     if isinstance(event, rules.Hit):
@@ -59,7 +62,7 @@ def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
         return _("Next deal")
     if isinstance(event, rules.EndHand):
         counts = event.counts()
-        return _("End of hand: %(list)s") % {"list": ", ".join(
+        return _("End of hand: %(list)s") % {"list": join_list(
             _("%(side)s %(count)s cards") % {"side": sides[s], "count": c}
             for s, c in enumerate(counts)
         )}
@@ -68,7 +71,12 @@ def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
             "points": event.points, "side": sides[event.side]}
         return f"{text} ({event.note})" if event.note else text
     if isinstance(event, rules.HiddenRonda):
-        return _("Hidden Ronda found out · %(side)s") % {"side": sides[event.side]}
+        if event.to is None and len(sides) == 3:  # recorded before the receiver was named
+            return _("Hidden Ronda found out · %(side)s (penalty to each opponent)") % {
+                "side": sides[event.side]}
+        to = event.receivers(len(sides))[0]
+        return _("Hidden Ronda found out · %(side)s → %(to)s") % {
+            "side": sides[event.side], "to": sides[to]}
     if isinstance(event, rules.DealerLastTrick):
         return {
             "twelve": _("Dealer's last trick with a 12"),
@@ -85,10 +93,38 @@ def side_points(step: Step, sides: tuple[str, ...]) -> list[tuple[str, int]]:
 
 
 def points_text(step: Step, sides: tuple[str, ...]) -> str:
-    """What an event gave: "Nous +2", or "—" when it scored nothing (each
+    """What an event gave: "Nous +2", with why a part of it scored nothing
+    ("last card: 0"), or "—" when it scored nothing and needs no reason (each
     pair and each number isolated for right-to-left pages)."""
     parts = [f"{FSI}{name} {LRI}{p:+d}{PDI}{PDI}" for name, p in side_points(step, sides)]
+    parts += notes_text(step)
     return " · ".join(parts) or "—"
+
+
+# Why an event scored less than it might have (the engine's State.notes).
+NOTES = {
+    "chain_open": N_("counts when the chain stops"),
+    "awaiting_ranks": N_("waits for the ranks"),
+    "missa_last_card": N_("last card: 0"),
+    "missa_last_deal": N_("last deal: 0"),
+    "cards_none_over": N_("no card bonus"),
+}
+
+
+def notes_text(step: Step) -> list[str]:
+    """The engine's notes on an event, in words."""
+    return [_(NOTES[note]) for note in step.notes if note in NOTES]
+
+
+def to_win_text(to_win: ToWin | None) -> str:
+    """What a side needs to win, from the engine's answer."""
+    if to_win is None:
+        return ""
+    if to_win.points == 0:
+        return _("ahead: wins at the end of the hand")
+    if to_win.tied:
+        return _("tied: one more to win")
+    return _("needs %(points)s", points=to_win.points)
 
 
 def score_text(scores: tuple[int, ...]) -> str:
@@ -112,6 +148,6 @@ def predicted(choice) -> Markup:
 
 def init_app(app: Flask) -> None:
     for function in (kind_name, hit_call, rank_name, event_text, points_text, side_points,
-                     score_text, announcement_text, predicted):
+                     score_text, announcement_text, predicted, notes_text, to_win_text):
         app.add_template_filter(function)
     app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)

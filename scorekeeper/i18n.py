@@ -23,6 +23,16 @@ def select_language() -> str:
     return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
 
 
+# How a list's items are separated: Arabic has its own comma.
+LIST_SEPARATORS = {"ar": "، "}
+
+
+def join_list(items) -> str:
+    """Items in a row, with the language's own comma ("A, B"; «A، B»)."""
+    language = str(get_locale() or DEFAULT_LANGUAGE)
+    return LIST_SEPARATORS.get(language, ", ").join(str(item) for item in items)
+
+
 def text_direction(language: str) -> str:
     return "rtl" if language in RIGHT_TO_LEFT else "ltr"
 
@@ -52,6 +62,7 @@ def remember_choice(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_language)
     app.after_request(remember_choice)
+    app.add_template_filter(join_list)
 
     @app.context_processor
     def language_context():

@@ -31,7 +31,8 @@ LABELS = {
     "four_card_first_deal": (_l("First deal with four players"),
                              _l("Four cards each and none on the table, where a double Ronda exists.")),
     "hidden_ronda_penalty": (_l("Hidden Ronda found out"),
-                             _l("Points to the opponents when a Ronda kept quiet is found out; 0 is off.")),
+                             _l("Points to one opponent when a Ronda kept quiet is found out (with "
+                                "three players, the one who holds the biggest Ronda); 0 is off.")),
     "dealer_last_trick": (_l("Dealer's last trick"),
                           _l("With a 12 the dealer's side scores these points; missed or with a 1, "
                              "the opponents do; 0 is off.")),
@@ -103,6 +104,9 @@ def explain(rules: HouseRules) -> list[tuple[str, list[str]]]:
             _("Between two Tringas the higher wins.") if rules.tringa_contest == "higher"
             else _("Between two Tringas the lower wins."),
             _("On a perfect tie the pool is shared, each share rounded down."),
+            _("The scorer records the deal's announcements together, once, at any moment of "
+              "the deal: the first players may already have played a card when the last one "
+              "announces. Points already scored in the deal stay."),
         ]),
         (_("The hit chain"), [
             _("Taking the card just played is a hit: Bount, %(one)s. The third copy makes it "
@@ -132,7 +136,8 @@ def explain(rules: HouseRules) -> list[tuple[str, list[str]]]:
     else:
         sections[2][1].append(_("A hit that clears the table scores the hit alone."))
     sections[2][1].append({
-        "last_card": _("A missa with the hand's very last card scores nothing."),
+        "last_card": _("A missa with the hand's very last card scores nothing (record it as "
+                       "such in the end-of-hand sheet); a chain it ends still scores its hit."),
         "last_deal": _("A missa in the hand's last deal scores nothing."),
         "none": _("Every missa scores, the last card's included."),
     }[rules.missa_exclusion])
@@ -144,7 +149,9 @@ def explain(rules: HouseRules) -> list[tuple[str, list[str]]]:
                                 points=rules.double_ronda))
     extras = []
     if rules.hidden_ronda_penalty:
-        extras.append(_("A Ronda kept quiet and found out gives %(points)s to the opponents.",
+        extras.append(_("A Ronda kept quiet and found out gives %(points)s to the other side; "
+                        "with three players, to the one opponent who holds the biggest Ronda, "
+                        "whom the scorer names. The side that hid it loses nothing.",
                         points=rules.hidden_ronda_penalty))
     if rules.dealer_last_trick:
         extras.append(_("The dealer must take the last trick: with a 12 the dealer's side "

@@ -16,14 +16,55 @@
 
   function tick() { if (navigator.vibrate) { navigator.vibrate(12); } }
 
-  function showError(text) {
-    var current = board();
-    if (!current) { return; }
-    var note = document.createElement("p");
-    note.className = "flash flash-error";
-    note.setAttribute("role", "alert");
-    note.textContent = text;
-    current.prepend(note);
+  // The board's one notice, over its status line (it covers no control and
+  // moves nothing): `kind` "error" stays until the board is next drawn,
+  // "info" (why a button is off) fades after a few seconds.
+  var noticeTimer = null;
+  function notify(text, kind) {
+    var notice = document.getElementById("notice");
+    if (!notice) { return; }
+    clearTimeout(noticeTimer);
+    notice.textContent = text;
+    notice.className = "notice shown " + (kind || "error");
+    if (kind === "info") {
+      noticeTimer = setTimeout(function () { notice.className = "notice"; }, 4000);
+    }
+  }
+  function showError(text) { notify(text, "error"); }
+
+  // A second tap on the same control within REPEAT_MS is the same tap (a
+  // double tap, a bounce): it counts once, even when the first one's answer
+  // already gave the page a fresh one-time token. The same control is the
+  // same element saying the same thing (a Confirm that became "Yes, end the
+  // hand now" is another question). Steppers (data-repeat) are meant to be
+  // tapped again and again.
+  // Taps are timed by their events' own time, not by when a busy page got
+  // to them, so two taps far enough apart stay two taps on a slow phone.
+  var REPEAT_MS = 400;
+  var lastTap = { key: null, at: -Infinity };
+  function repeated(control, at) {
+    var key = [control, control.getAttribute("aria-label") || control.textContent,
+               control.value];
+    var last = lastTap.key;
+    if (last && last[0] === key[0] && last[1] === key[1] && last[2] === key[2] &&
+        at - lastTap.at < REPEAT_MS && !control.hasAttribute("data-repeat")) {
+      return true;
+    }
+    lastTap = { key: key, at: at };
+    return false;
+  }
+  document.addEventListener("click", function (event) {
+    var control = event.target.closest("#board button, #board a[data-swap]");
+    if (control && repeated(control, event.timeStamp)) {
+      event.preventDefault();  // no submit, no link followed
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  // A control that is off says why when it is tapped, in the notice.
+  function sayWhy(control) {
+    var hint = document.getElementById(control.getAttribute("aria-describedby") || "");
+    if (hint) { notify(hint.textContent, "info"); }
   }
 
   // Make `from` the same as `to`, changing only what differs: a tap changes a
@@ -47,7 +88,8 @@
       if (from.getAttribute(name) !== value) { from.setAttribute(name, value); }
     }
     if (from.tagName === "INPUT") {  // what was typed or picked is no attribute
-      if (from.value !== to.value) { from.value = to.value; }
+      // Not the field being typed in: its answer may be older than its text.
+      if (from.value !== to.value && from !== document.activeElement) { from.value = to.value; }
       from.checked = to.checked;
     }
     var old = from.firstChild, fresh = to.firstChild, next, after;
@@ -169,9 +211,14 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.closest("#board")) { return; }
+    if (!form.closest("#board") || form.hasAttribute("data-navigate")) { return; }
     event.preventDefault();
     var submitter = event.submitter;
+    if (form.hasAttribute("data-live-form")) { clearTimeout(typing); }  // sent as typed
+    if (submitter && submitter.getAttribute("aria-disabled") === "true") {
+      sayWhy(submitter);
+      return;
+    }
     if (form.method.toLowerCase() === "get") {
       enqueue(form.action + "?" + new URLSearchParams(new FormData(form)), { method: "GET" });
       return;
@@ -189,20 +236,35 @@
     var link = event.target.closest("a[data-swap]");
     if (!link || event.defaultPrevented || event.metaKey || event.ctrlKey) { return; }
     event.preventDefault();
-    if (link.getAttribute("aria-disabled") === "true") { return; }
+    if (link.getAttribute("aria-disabled") === "true") {
+      sayWhy(link);
+      return;
+    }
     link.classList.add("pressed");
     tick();
     enqueue(link.href, { method: "GET" });
   });
 
-  // The end-of-hand count: the sheet follows what is typed.
+  // The end-of-hand count: the sheet follows what is typed. Its Confirm
+  // posts the fields themselves, so the count typed is the count recorded;
+  // until the sheet has caught up, it predicts no score (its prediction is
+  // of the count before) and lets the server judge the count.
   var typing = null;
   document.addEventListener("input", function (event) {
     var form = event.target.closest("form[data-live-form]");
     if (!form) { return; }
+    form.querySelectorAll("button[value=end_hand]").forEach(function (confirm) {
+      delete confirm.dataset.scores;
+      confirm.removeAttribute("aria-disabled");
+    });
     clearTimeout(typing);
     typing = setTimeout(function () {
-      enqueue(form.action + "?" + new URLSearchParams(new FormData(form)), { method: "GET" });
+      var query = new URLSearchParams({ sheet: "end" });
+      form.querySelectorAll("input[name^=cards]").forEach(function (field) {
+        query.append(field.name, field.value);
+      });
+      if (form.querySelector("input[name=early]")) { query.append("ask", "early"); }
+      enqueue(form.dataset.liveForm + "?" + query, { method: "GET" });
     }, 300);
   });
 
@@ -214,6 +276,12 @@
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (game) {
         var now = board();
+        // The rematch started on another phone: follow it there (not when
+        // this page was opened on a game whose rematch was already known).
+        if (game && now && game.rematch && !now.dataset.rematch) {
+          window.location.assign("/games/" + game.rematch);
+          return;
+        }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
           enqueue(window.location.href, { method: "GET" });
         }
@@ -240,8 +308,14 @@
     var update = function () {
       var checked = form.querySelector("input[name=players]:checked");
       form.classList.toggle("three", !!checked && checked.value === "3");
+      // The first dealer's choices say the sides' names as they are typed.
+      form.querySelectorAll("[data-name-of]").forEach(function (label) {
+        var field = document.getElementById(label.dataset.nameOf);
+        label.textContent = (field && field.value.trim()) || label.dataset.unnamed;
+      });
     };
     form.addEventListener("change", update);
+    form.addEventListener("input", update);
     update();
   }
 

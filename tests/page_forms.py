@@ -53,8 +53,10 @@ class _FormParser(HTMLParser):
             if "selected" in attrs:
                 self.select[2] = value
         elif tag == "button":
-            self.button = Button(attrs.get("name"), attrs.get("value") or "", "",
-                                 "disabled" in attrs, attrs)
+            # Off: disabled, or (the board's buttons, which say why when
+            # tapped) aria-disabled.
+            off = "disabled" in attrs or attrs.get("aria-disabled") == "true"
+            self.button = Button(attrs.get("name"), attrs.get("value") or "", "", off, attrs)
             self.current.buttons.append(self.button)
 
     def handle_data(self, data):

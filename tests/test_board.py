@@ -87,15 +87,17 @@ def test_buttons_that_cannot_apply_are_disabled_and_say_why(french):
     board = start_game(french)
     html = french.get(board).get_data(as_text=True)
     _, five = find_button(html, "hit.0.5")
-    assert five.disabled and five.attrs.get("aria-describedby") == "hints"
-    assert "Le 5 suit un 1 ouvert de l&#39;autre camp." in html
+    # Off, and pointing to its reason (which a tap on it shows).
+    assert five.attrs.get("aria-disabled") == "true" and "disabled" not in five.attrs
+    hint = five.attrs["aria-describedby"]
+    assert f'<p id="{hint}">Le 5 suit un 1 ouvert de l&#39;autre camp.</p>' in html
     press(french, board, "hit.0.1")
     html = french.get(board).get_data(as_text=True)
     assert not find_button(html, "hit.1.5")[1].disabled  # the other side may follow
     assert find_button(html, "hit.0.5")[1].disabled  # not the same side
     assert "Chaîne : Nous +1, pas encore compté" in text(html)
-    # The deal's first card is played: announcements are over for this deal.
-    assert 'aria-label="Ronda pour Nous"' in html and "Trop tard" in html
+    # The deal's first card is played: the announcements stay open (BAREME §5).
+    assert f'href="{board}?a=1-ronda" data-swap aria-label="Ronda pour Eux"' in html
 
 
 def test_the_chain_strip_ends_the_chain_for_its_last_player(french):
@@ -159,6 +161,8 @@ def test_a_missing_rank_is_refused_with_a_sentence(french):
 
 def test_the_end_of_hand_sheet_shows_the_complement_and_the_points(french):
     board = start_game(french)
+    for _ in range(5):
+        press(french, board, "next_deal")  # the hand's last deal
     page = text(french.get(board + "?sheet=end&cards0=23").get_data(as_text=True))
     assert "Eux : 17 cartes (40 moins le reste)" in page
     assert "Nous +3 · Eux +0" in page
@@ -169,13 +173,21 @@ def test_the_end_of_hand_sheet_shows_the_complement_and_the_points(french):
 
 def test_the_end_of_hand_stepper_moves_one_card_at_a_time(french):
     board = start_game(french)
-    html = french.get(board + "?sheet=end").get_data(as_text=True)
-    assert f'href="{board}?sheet=end&amp;cards0=21"' in html
-    assert f'href="{board}?sheet=end&amp;cards0=19"' in html
+    response = press(french, board + "?sheet=end&cards0=23", "end_step.0.1")
+    assert response.headers["Location"] == board + "?sheet=end&cards0=24"
+    # The typed count, not the one the page was drawn with, is the one stepped.
+    response = press(french, board + "?sheet=end&cards0=23", "end_step.0.-1", {"cards0": "12"})
+    assert response.headers["Location"] == board + "?sheet=end&cards0=11"
+    # An empty count steps from 20, the count worth nothing.
+    response = press(french, board + "?sheet=end", "end_step.0.1")
+    assert response.headers["Location"] == board + "?sheet=end&cards0=21"
+    assert api_state(french, board)["version"] == 0
 
 
 def test_three_sides_give_two_counts_and_the_third_is_computed(french):
     board = start_game(french, players="3", names=("A", "B", "C"))
+    for _ in range(3):
+        press(french, board, "next_deal")  # the hand's last deal
     page = text(french.get(board + "?sheet=end&cards0=14&cards1=14").get_data(as_text=True))
     assert "C : 12 cartes" in page and "A +1 · B +1 · C +0" in page
     press(french, board + "?sheet=end&cards0=14&cards1=14", "end_hand")
@@ -201,7 +213,7 @@ def test_an_undo_from_an_out_of_date_screen_is_refused(french):
     response = submit(french, form)
     assert api_state(french, board)["scores"] == [1, 1]
     page = french.get(response.headers["Location"]).get_data(as_text=True)
-    assert "La partie a changé depuis l&#39;affichage de cet écran" in page
+    assert "La partie a changé sur un autre téléphone depuis l&#39;affichage de cet écran" in page
 
 
 def test_a_refused_tap_shows_the_engines_sentence_and_changes_nothing(french):
@@ -269,7 +281,7 @@ def test_house_rule_buttons_show_only_when_the_rule_is_on(french):
     html = french.get(appli + "?sheet=more").get_data(as_text=True)
     assert "Ronda cachée" not in html and "Dernier pli" not in html
     classique = start_game(french, preset="classique")
-    press(french, classique, "hidden_ronda.0")
+    press(french, classique + "?sheet=more", "hidden_ronda.0.1")
     assert api_state(french, classique)["scores"] == [0, 5]
     press(french, classique + "?sheet=more", "last_trick.twelve")
     assert api_state(french, classique)["scores"] == [5, 5]  # Nous deals the first hand

@@ -52,7 +52,7 @@ def test_built_in_presets_are_shown_read_only_and_can_be_copied(french):
     assert "/settings/presets/new?from=classique" in page
     assert "/settings/presets/appli" not in page  # no edit link for a built-in
     copy = french.get("/settings/presets/new?from=classique").get_data(as_text=True)
-    assert 'value="Copie de classique"' in copy
+    assert 'value="Copie de « classique »"' in html.unescape(copy)
     form = preset_form(french, "classique")
     assert ("rule_target", "41") in form.fields and ("rule_tringa_contest", "lower") in form.fields
 
@@ -192,11 +192,13 @@ def test_the_dealers_last_trick_is_offered_in_the_last_deal_when_the_rule_is_on(
     board = start(french, "classique", players="2")
     for _ in range(5):
         press(french, board, "next_deal")
-    page = french.get(board).get_data(as_text=True)
+    # The end-of-hand sheet asks it first, on the hand's last deal.
+    page = french.get(board + "?sheet=end").get_data(as_text=True)
     assert "Dernier pli du donneur (donneur : Nous)" in html.unescape(page)
-    press(french, board, "last_trick.one")
+    response = press(french, board + "?sheet=end", "last_trick.one")
+    assert response.headers["Location"] == board + "?sheet=end"  # the sheet stays open
     assert french.get("/api" + board).get_json()["scores"] == [0, 5]
-    assert "last_trick.one" not in french.get(board).get_data(as_text=True).split('class="actions"')[0]
+    assert "last_trick.one" not in french.get(board + "?sheet=end").get_data(as_text=True)
     appli = start(french, "appli")
     for _ in range(5):
         press(french, appli, "next_deal")

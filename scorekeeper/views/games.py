@@ -7,6 +7,7 @@ instead, to swap in place.
 
 import json
 import re
+from urllib.parse import parse_qsl, urlencode
 
 from flask import (
     Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
@@ -32,6 +33,7 @@ SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 # A count in the query. Not str.isdigit: "²" is a digit that int() refuses,
 # and 5,000 digits are past int()'s limit.
 CARD_COUNT = re.compile(r"\d{1,4}")
+_INDEX = re.compile(r"\d")
 # The sides' names before any game was played, in the scorer's language.
 DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
@@ -50,14 +52,15 @@ def _load(game_id: str) -> games.Game:
 INCOMPLETE_FORM = N_("This button's form is incomplete: reload the page and tap again.")
 
 
-def _cards_from_query(args: MultiDict) -> list[int] | None:
-    """The end-of-hand sheet's counts so far (20 each until the scorer says)."""
+def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
+    """The end-of-hand sheet's counts so far, one per side but the last
+    (None until typed: the sheet starts empty)."""
     if args.get("sheet") != "end":
         return None
     counts = []
-    for side in range(2):
-        value = args.get(f"cards{side}", "20")
-        counts.append(min(40, int(value)) if CARD_COUNT.fullmatch(value) else 20)
+    for side in range(setup.side_count - 1):
+        value = args.get(f"cards{side}", "")
+        counts.append(min(40, int(value)) if CARD_COUNT.fullmatch(value) else None)
     return counts
 
 
@@ -66,23 +69,31 @@ def render_board(
     template: str | None = None, **context,
 ):
     """The board page, or only the board for the page's script. `args` are the
-    board's own query (draft announcements, open sheet); `template` and
-    `context`, another page around the board (the result and the review)."""
+    board's own query (draft announcements, open sheet, `why` a link is off);
+    `template` and `context`, another page around the board (the result and
+    the review)."""
     args = request.args if args is None else args
+    db = get_db()
     draft = boards.parse_draft(args.getlist("a"), game.setup)
-    board = boards.build(get_db(), game, draft, gettext, _cards_from_query(args))
+    why = args.get("why", "")[:40] or None
+    board = boards.build(db, game, draft, gettext, _cards_from_query(args, game.setup), why)
+    if error:
+        board.notice = error
+    if game.state.finished:
+        board.rematch = games.rematch_of(db, game.id)
     if template is None:
         template = "games/_board.html" if _wants_board() else "games/board.html"
     html = render_template(
         template,
         board=board,
         sheet=args.get("sheet"),
+        ask_early=args.get("ask") == "early",
         play_form=PlayForm(formdata=None, token=one_time_token()),
         undo_form=UndoForm(formdata=None, token=one_time_token(),
                            expected_version=game.version),
         rematch_form=PlayForm(formdata=None, token=one_time_token()),
-        back=request.query_string.decode(errors="replace")[:300] if args is request.args else "",
-        error=error,
+        # Where a refused tap comes back to: this board's query (a draft, a sheet).
+        back=urlencode([(k, v) for k, v in args.items(multi=True) if k not in ("why", "ask")])[:300],
         **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
@@ -98,23 +109,75 @@ def show(game_id: str):
     return render_board(game)
 
 
-def _after_action(game_id: str, error: ScoringError | None = None, back: str = ""):
-    """Where an action leads: the updated board for the script, else a redirect."""
+def _show(game_id: str, query: str):
+    """The board with its own query (an open sheet): the board itself for the
+    page's script, with its address; else a redirect to it."""
+    url = _url(game_id, query)
+    if _wants_board():
+        response = render_board(_load(game_id), MultiDict(parse_qsl(query)))
+        response.headers["X-Board-URL"] = url
+        return response
+    return redirect(url, 303)
+
+
+def _after_action(game_id: str, error: ScoringError | None = None, back: str = "",
+                  stay: str = ""):
+    """Where an action leads: the updated board for the script, else a redirect.
+    A refused action goes back to the board as it was (`back`, its query),
+    saying why; a done one closes the draft and the sheet it came from,
+    unless it asks to `stay` on its sheet (a query too)."""
     if error is not None:
         sentence = error.sentence(gettext)
         if _wants_board():
-            return render_board(_load(game_id), error=sentence, status=status_of(error))
+            return render_board(_load(game_id), MultiDict(parse_qsl(_safe(back))),
+                                error=sentence, status=status_of(error))
         flash(sentence, "error")
-        target = url_for("games.show", game_id=game_id)
-        if SAFE_BACK.fullmatch("?" + back):
-            target += "?" + back if back else ""
-        return redirect(target, 303)
-    if _wants_board():
-        # A done action closes the draft and the sheet it came from.
-        response = render_board(_load(game_id), MultiDict())
-        response.headers["X-Board-URL"] = url_for("games.show", game_id=game_id)
-        return response
-    return redirect(url_for("games.show", game_id=game_id), 303)
+        return redirect(_url(game_id, _safe(back)), 303)
+    return _show(game_id, _safe(stay))
+
+
+def _safe(query: str | None) -> str:
+    """A board query taken from a form, if it is one (else none)."""
+    query = (query or "")[:300]
+    return query if SAFE_BACK.fullmatch("?" + query) else ""
+
+
+def _url(game_id: str, query: str) -> str:
+    return url_for("games.show", game_id=game_id) + ("?" + query if query else "")
+
+
+def _count_query(counts: list, ask: bool = False) -> str:
+    """The end-of-hand sheet's query with these counts."""
+    pairs = [("sheet", "end")] + [(f"cards{side}", "" if count is None else str(count))
+                                  for side, count in enumerate(counts)]
+    return urlencode(pairs + ([("ask", "early")] if ask else []))
+
+
+def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | None:
+    """The end-of-hand sheet's own buttons, which record nothing: the
+    steppers and the preview (the board's query keeps the typed counts);
+    and the count's Confirm when it must ask first. None: record the count."""
+    setup = game.setup
+    counts = [c if type(c) is int and 0 <= c <= 40 else None
+              for c in boards.card_counts(form, setup)]
+    name, *args = move.split(".")
+    if name == "end_step" and len(args) == 2 and _INDEX.fullmatch(args[0]) \
+            and args[1] in ("-1", "1") and int(args[0]) < len(counts):
+        side = int(args[0])
+        # An empty count steps from 20, the count that is worth nothing.
+        start = 20 if counts[side] is None else counts[side]
+        counts[side] = max(0, min(40, start + int(args[1])))
+        return _show(game_id, _count_query(counts))
+    if name in ("end_step", "end_preview"):
+        return _show(game_id, _count_query(counts))
+    typed = boards.card_counts(form, setup)
+    missing = [side for side, count in enumerate(typed) if count is None]
+    if missing:
+        error = InvalidInput(boards.MISSING_COUNT, side=setup.sides[missing[0]])
+        return _after_action(game_id, error, _count_query(counts))
+    if not game.state.last_deal and form.get("early") != "1":
+        return _show(game_id, _count_query(counts, ask=True))
+    return None
 
 
 @bp.post("/games/<game_id>/play")
@@ -124,13 +187,17 @@ def play(game_id: str):
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     move = form.move.data
+    if move.split(".")[0] in ("end_hand", "end_step", "end_preview"):
+        shown = _end_sheet(game_id, game, move, request.form)
+        if shown is not None:
+            return shown
     event = boards.event_for_move(move, request.form, game.setup)
     key = f"form:{form.token.data}:{move}"
     try:
         games.record(get_db(), game_id, event, key, utc_now())
     except ScoringError as error:
         return _after_action(game_id, error, form.back.data or "")
-    return _after_action(game_id)
+    return _after_action(game_id, stay=request.form.get("stay", ""))
 
 
 @bp.post("/games/<game_id>/undo")
@@ -149,18 +216,14 @@ def undo(game_id: str):
 
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id: str):
-    """A new game with the same sides and rules; the deal passes on."""
-    setup = _load(game_id).setup
+    """The game's rematch (rules.rematch), started once: a second tap, or
+    another phone's, leads to the same new game. A page navigation, also
+    with the page's script, so the address is the new game's."""
+    _load(game_id)
     form = PlayForm()
     if not form.validate():
         abort(400)
-    body = {
-        "sides": list(setup.sides),
-        "players": setup.players,
-        "rules": setup.rules.to_dict(),
-        "first_dealer": (setup.first_dealer + 1) % setup.side_count,
-    }
-    game, _ = games.create(get_db(), body, f"rematch:{form.token.data}", utc_now())
+    game = games.rematch(get_db(), game_id, utc_now())
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 
@@ -172,6 +235,7 @@ def _last_names() -> list[str]:
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)
+NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -203,12 +267,16 @@ def new():
             "sides": sides,
             "players": players,
             "rules": {"preset": form.preset.data, **rule_values(form)},
-            "first_dealer": first_dealer if first_dealer < len(sides) else 0,
+            "first_dealer": first_dealer,
         }
         try:
+            if first_dealer >= len(sides):  # the third side, picked before choosing 2 or 4 players
+                form.first_dealer.errors = [gettext(NO_THIRD_DEALER)]
+                raise InvalidInput(NO_THIRD_DEALER)
             game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
         except ScoringError as error:
-            form.form_errors.append(error.sentence(gettext))
+            if not form.first_dealer.errors:
+                form.form_errors.append(error.sentence(gettext))
         else:
             return redirect(url_for("games.show", game_id=game.id), 303)
     status = 400 if form.errors or form.form_errors else 200

@@ -5,6 +5,7 @@ from flask_babel import format_decimal, format_percent, gettext
 
 from .. import charts, history, stats, tally
 from ..db import get_db
+from ..i18n import join_list
 from ..rules.errors import N_
 from .history import name_filter, no_such_page, page_number
 
@@ -49,7 +50,7 @@ def signed(number: float) -> str:
 def _bars(rows: list[tuple[str, float, str]], scale: float | None = None):
     """A bar chart and its text alternative (every bar in words)."""
     chart = charts.bar_chart(rows, scale)
-    return chart, ", ".join(f"{label} {text}" for label, _, text in rows)
+    return chart, join_list(f"{label} {text}" for label, _, text in rows)
 
 
 @bp.get("/stats")

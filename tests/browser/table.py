@@ -1,5 +1,7 @@
 """A scorer's gestures on the scoreboard, for the browser tests."""
 
+import time
+
 from playwright.sync_api import Page, expect
 
 
@@ -7,21 +9,37 @@ def version(page: Page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
 
+# The page counts a second tap on the same control within 400 ms as the same
+# tap (a double tap): a scorer's next tap on it comes later, and so do ours,
+# counted from the moment the page took the previous one.
+SAME_CONTROL_S = 0.6
+_last_taps: dict[tuple[int, str], float] = {}
+
+
+def _not_a_double_tap(page: Page, name: str) -> None:
+    last = _last_taps.get((id(page), name), 0.0)
+    time.sleep(max(0.0, last + SAME_CONTROL_S - time.monotonic()))
+
+
 def tap(page: Page, name: str, role: str = "button") -> None:
     """Tap the control named `name` and wait until the game has taken it."""
     before = version(page)
+    _not_a_double_tap(page, name)
     page.get_by_role(role, name=name, exact=True).tap()
     page.wait_for_function(
         "v => { const b = document.getElementById('board'); return b && b.dataset.version !== v; }",
         arg=before,
     )
+    _last_taps[(id(page), name)] = time.monotonic()
 
 
 def mark(page: Page, name: str, then: str) -> None:
     """Tap a link that changes the page but not the game (a draft, a sheet),
     and wait for what it shows (`then`, a text)."""
+    _not_a_double_tap(page, name)
     page.get_by_role("link", name=name, exact=True).tap()
     expect(page.get_by_text(then).first).to_be_visible()
+    _last_taps[(id(page), name)] = time.monotonic()
 
 
 def start_game(page: Page, players: str | None = None, names: tuple[str, str] = ("Nous", "Eux")) -> None:

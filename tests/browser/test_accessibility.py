@@ -54,6 +54,8 @@ def test_every_page_is_accessible(new_phone, scheme):
     check(page, "ranks sheet")
     page.goto(page.url.split("?")[0] + "?sheet=end")
     check(page, "end-of-hand sheet")
+    page.goto(page.url.split("?")[0] + "?sheet=end&cards0=17&ask=early")
+    check(page, "end-of-hand sheet, asking whether the hand is over")
     page.goto(page.url.split("?")[0] + "?sheet=more")
     check(page, "more sheet")
     page.goto(page.url.split("?")[0] + "?sheet=rules")

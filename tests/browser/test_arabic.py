@@ -128,7 +128,7 @@ def test_axe_finds_nothing_serious_right_to_left(arabic_phone, scheme):
     assert serious_violations(page) == [], "new game"
     start_arabic_game(page)
     mark(page, "روندا لفريق نحن", then="الإعلانات: نحن روندا")
-    mark(page, "روندا لفريق هم", then="الإعلانات: نحن روندا, هم روندا")
+    mark(page, "روندا لفريق هم", then="الإعلانات: نحن روندا، هم روندا")
     assert serious_violations(page) == [], "announcement draft"
     tap(page, "تأكيد")
     tap(page, "بونت (1) لفريق نحن")

@@ -3,6 +3,8 @@ the same elements, only what changed, the address following the open sheet."""
 
 import re
 
+from playwright.sync_api import expect
+
 from table import expect_scores, mark, start_game, tap
 
 
@@ -25,6 +27,10 @@ def test_the_address_follows_the_sheet_that_opens_and_closes(phone):
     start_game(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
     assert re.search(r"/games/\w+\?sheet=end$", phone.url)
-    tap(phone, "Valider le compte")
+    phone.get_by_label("Cartes ramassées par Nous").fill("20")
+    phone.get_by_role("button", name="Valider le compte").tap()  # before the last deal: asked
+    expect(phone.get_by_role("button", name="Oui, terminer la manche maintenant")).to_be_visible()
+    assert re.search(r"/games/\w+\?sheet=end&cards0=20&ask=early$", phone.url)
+    tap(phone, "Oui, terminer la manche maintenant")
     assert re.search(r"/games/\w+$", phone.url)
     expect_scores(phone, 0, 0)

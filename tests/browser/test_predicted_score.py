@@ -34,6 +34,7 @@ def test_a_tap_the_server_cannot_take_puts_the_old_score_back(phone):
     phone.route("**/games/*/play", lambda route: route.fulfill(
         status=503, content_type="text/html",
         body='<p role="alert">Le registre des scores est injoignable.</p>'))
+    phone.wait_for_timeout(450)  # a second Missa, not a double tap on the first
     phone.get_by_role("button", name="Missa pour Eux").tap()
     expect(phone.get_by_role("alert")).to_contain_text("injoignable")
     expect_scores(phone, 0, 1)

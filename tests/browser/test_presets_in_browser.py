@@ -21,7 +21,7 @@ def test_a_preset_made_in_the_settings_is_applied_to_a_game(phone, screenshot):
     phone.get_by_label("Premier camp").fill("Nous")
     phone.get_by_label("Deuxième camp").fill("Eux")
     phone.get_by_role("button", name="Commencer la partie").tap()
-    expect(phone.get_by_text("Partie en 21")).to_be_visible()
+    expect(phone.get_by_text("Partie en 21", exact=False)).to_be_visible()
 
     tap(phone, "Bount (1) pour Nous")
     tap(phone, "Coup de 6 pour Eux")
@@ -29,6 +29,7 @@ def test_a_preset_made_in_the_settings_is_applied_to_a_game(phone, screenshot):
     expect_scores(phone, 15, 0)
     tap(phone, "Missa pour Nous")
     expect_scores(phone, 16, 0)
-    phone.get_by_role("link", name="Partie en 21").tap()
+    phone.get_by_role("link", name="Plus").tap()
+    phone.get_by_role("link", name="Les règles de cette partie").tap()
     expect(phone.get_by_role("heading", name="Les règles de cette partie")).to_be_visible()
     expect(phone.get_by_text("Jeu de règles : Chez Omar")).to_be_visible()

@@ -75,11 +75,18 @@ def test_a_four_player_game_with_an_announcement_contest_and_its_reveal(phone, s
     expect(phone.get_by_role("button", name="Donne suivante")).to_be_enabled()
 
 
+def last_deal(page):
+    for _ in range(5):
+        tap(page, "Donne suivante")
+
+
 def test_an_end_of_hand_with_the_40_complement(phone, screenshot):
     start_game(phone)
+    last_deal(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
-    for count in (21, 22, 23):
-        phone.get_by_role("link", name="Une carte de plus pour Nous").tap()
+    expect(phone.get_by_label("Cartes ramassées par Nous")).to_have_value("")
+    for count in (21, 22, 23):  # an empty count steps from 20
+        phone.get_by_role("button", name="Une carte de plus pour Nous").tap()
         expect(phone.get_by_label("Cartes ramassées par Nous")).to_have_value(str(count))
     expect(phone.get_by_text("Eux : 17 cartes (40 moins le reste)")).to_be_visible()
     expect(phone.locator(".gets")).to_have_text("Nous +3 · Eux +0")
@@ -91,6 +98,7 @@ def test_an_end_of_hand_with_the_40_complement(phone, screenshot):
 
 def test_typing_the_card_count_updates_the_preview(phone):
     start_game(phone)
+    last_deal(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
     phone.get_by_label("Cartes ramassées par Nous").fill("12")
     expect(phone.locator(".gets")).to_have_text("Nous +0 · Eux +8")

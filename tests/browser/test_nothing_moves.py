@@ -1,0 +1,187 @@
+"""Nothing moves under the finger (issue 11, SCOREBOARD.md "Feel").
+
+Whole games with 2, 3 and 4 players, with and without JavaScript, on a
+360×640 and a 390×844 phone, in French, Arabic and English: after every tap,
+every side button (announcements, hits, Missa) and every action button is
+exactly where it was at the game's start, whatever came or went (the draft
+strip, the chain strip, the ranks prompt, a sheet, a notice), and the page is
+no wider than the screen. Short games: a target of 11, through the API.
+
+Controls are found by what they post or link to, not by their words, so one
+script plays every language.
+"""
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+# Every control whose place is checked: the side buttons, then the actions.
+CONTROLS = "#board .pad .button, #board .pad button, #board .actions button, #board .actions .button"
+# Their places in the page (scrolled or not) and the page's width.
+MEASURE = """sel => ({
+  boxes: [...document.querySelectorAll(sel)].map(e => {
+    const r = e.getBoundingClientRect();
+    return [Math.round(r.x + scrollX), Math.round(r.y + scrollY), Math.round(r.width),
+            Math.round(r.height)];
+  }),
+  width: document.documentElement.scrollWidth,
+  viewport: innerWidth,
+})"""
+
+PHONES = {"small": {"width": 360, "height": 640}, "tall": {"width": 390, "height": 844}}
+NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
+         "en": ["Us", "Them", "You"]}
+
+
+class Table:
+    """A scorer's phone on one game, checking the board after every tap."""
+
+    def __init__(self, page: Page, javascript: bool, shots, name: str):
+        self.page, self.javascript, self.shots, self.name = page, javascript, shots, name
+        self.start = None
+        self.taps = 0
+        self.tapped: dict[str, float] = {}
+
+    def version(self) -> str | None:
+        return self.page.evaluate(
+            "() => { const b = document.getElementById('board'); return b && b.dataset.version; }")
+
+    def check(self) -> None:
+        seen = self.page.evaluate(MEASURE, CONTROLS)
+        assert seen["width"] <= seen["viewport"], (self.name, self.taps, seen["width"])
+        if self.start is None:
+            self.start = seen["boxes"]
+            assert len(self.start) >= 10
+        assert seen["boxes"] == self.start, (self.name, self.taps)
+
+    def press(self, selector: str, then: str | None = None, gone: str | None = None) -> None:
+        """Tap the control, even one that is off (a finger can: it then says
+        why); wait until the game took it (its version changed) or, for a tap
+        that records nothing, until `then` shows (or `gone` goes)."""
+        before = self.version()
+        # A second tap on one control within 400 ms is a double tap, counted
+        # once: a scorer's next tap on it comes later, and so does ours.
+        time.sleep(max(0.0, self.tapped.get(selector, 0.0) + 0.6 - time.monotonic()))
+        self.page.locator(selector).first.tap(force=True)
+        if then is None and gone is None:
+            self.page.wait_for_function(
+                "v => { const b = document.getElementById('board');"
+                " return b && b.dataset.version !== v; }", arg=before)
+        elif then is not None:
+            self.page.locator(then).first.wait_for(state="visible")
+        else:
+            self.page.locator(gone).first.wait_for(state="detached")
+        self.tapped[selector] = time.monotonic()  # taken: the next tap on it counts from here
+        self.taps += 1
+        if self.page.locator(".over").count() == 0:
+            self.check()
+
+    def shot(self, what: str) -> None:
+        self.shots(self.page, f"moves-{self.name}-{what}")
+
+
+def play_a_whole_game(table: Table, players: int) -> None:
+    """From the first deal to the game's end: every strip, sheet and notice the
+    board shows comes and goes at least once."""
+    sides = 3 if players == 3 else 2
+    table.check()
+    if players == 4:  # the four-card deal's double Ronda, inside its button
+        assert table.page.evaluate("""() => [...document.querySelectorAll('.kind-double_ronda')]
+            .every(e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight)""")
+    # Announcements: a draft, then a contest waiting for its ranks.
+    table.press(".pad.side-0 .kind-ronda", then=".draft-strip")
+    table.press(".pad.side-1 .kind-ronda", then=".draft-strip")
+    table.shot("draft")
+    table.press("button[value=announce]")
+    table.press(".reveal-strip a", then=".ranks-sheet")
+    expect(table.page.locator("button[value=reveal]")).to_be_in_viewport(ratio=1)
+    table.shot("ranks")
+    for side in (0, 1):
+        table.page.locator(f"label:has(input[name=rank{side}][value='{7 - side}'])").tap()
+    table.press("button[value=reveal]")  # side 0 takes the pool: +2
+    # A button that is off says why, in the notice over the status line.
+    table.press("button[value='hit.0.5']", then="#notice.shown")
+    table.shot("notice")
+    # A chain, ended by Over; another, ended by the other side's missa.
+    table.press("button[value='hit.0.1']")
+    table.press("button[value='hit.1.5']")
+    table.shot("chain")
+    table.press("button[value=chain_end]")  # side 1: +5
+    table.press(f"button[value='hit.{sides - 1}.1']")
+    table.press("button[value='missa.0']")  # the chain scores, then the missa
+    table.press("form.undo button")
+    table.press("button[value='missa.0']")
+    # The sheets open over the board: More, then the end of the hand.
+    table.press(".actions a[href$='sheet=more']", then=".sheet")
+    table.press(".sheet .close", gone=".sheet")
+    table.press("button[value=next_deal]")
+    table.press(".actions a[href$='sheet=end']", then=".end-sheet")
+    # The count before the hand's last deal: it gives nothing, and asks first.
+    table.page.locator("#cards0").fill("13" if sides == 3 else "20")
+    if sides == 3:
+        table.page.locator("#cards1").fill("13")
+    table.press("button[value=end_hand]", then=".ask")  # not the hand's last deal: asked once
+    table.shot("end-asked")
+    table.press("button[value=end_hand]")
+    # The next hand: the last deal, a missa with its very last card, the count.
+    deals = {2: 6, 3: 4, 4: 3}[players]
+    for _ in range(deals - 1):
+        table.press("button[value=next_deal]")
+    table.press(f"button[value='hit.{sides - 1}.1']")
+    table.press(".actions a[href$='sheet=end']", then=".end-sheet")
+    table.press("button[value^=missa_last]")
+    table.shot("last-card")
+    table.page.locator("#cards0").fill("31")
+    if sides == 3:
+        table.page.locator("#cards1").fill("2")
+    table.press("button[value=end_hand]")
+    expect(table.page.locator(".over")).to_be_visible()
+    table.shot("over")
+
+
+GAMES = [
+    # (players, JavaScript, language, phone)
+    (2, True, "fr", "small"), (2, False, "ar", "tall"),
+    (3, True, "ar", "small"), (3, False, "en", "small"),
+    (4, True, "en", "tall"), (4, False, "fr", "small"),
+]
+
+
+@pytest.mark.parametrize("players, javascript, language, phone", GAMES)
+def test_no_button_moves_in_a_whole_game(new_phone, server, screenshot, players, javascript,
+                                         language, phone):
+    sides = NAMES[language][: 3 if players == 3 else 2]
+    rules = {"target": 11, "preset": "classique" if players == 4 else "appli"}
+    game = new_phone().request.post(f"{server.url}/api/games", data=json.dumps(
+        {"sides": sides, "players": players, "rules": rules}),
+        headers={"Content-Type": "application/json"}).json()
+    page = new_phone(viewport=PHONES[phone], java_script_enabled=javascript)
+    page.goto(f"/games/{game['id']}?lang={language}")
+    name = f"{players}p-{'js' if javascript else 'nojs'}-{language}-{phone}"
+    play_a_whole_game(Table(page, javascript, screenshot, name), players)
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_a_long_notice_moves_nothing(new_phone, server, language):
+    """The status line's notice (a refusal, or the connection state another
+    part of the page may show there) covers no control and moves none."""
+    page = new_phone(viewport=PHONES["small"])
+    for players in (2, 3, 4):
+        sides = NAMES[language][: 3 if players == 3 else 2]
+        game = page.request.post(f"{server.url}/api/games", data=json.dumps(
+            {"sides": sides, "players": players}),
+            headers={"Content-Type": "application/json"}).json()
+        page.goto(f"/games/{game['id']}?lang={language}")
+        before = page.evaluate(MEASURE, CONTROLS)
+        page.evaluate("""() => { const n = document.getElementById('notice');
+            n.textContent = 'x '.repeat(200); n.className = 'notice shown error'; }""")
+        assert page.evaluate(MEASURE, CONTROLS) == before, players
+        covered = page.evaluate("""sel => {
+            const n = document.getElementById('notice').getBoundingClientRect();
+            return [...document.querySelectorAll(sel + ', #board a')].filter(e => {
+              const r = e.getBoundingClientRect();
+              return r.width && r.left < n.right && r.right > n.left && r.top < n.bottom
+                     && r.bottom > n.top; }).length; }""", CONTROLS)
+        assert covered == 0, players
