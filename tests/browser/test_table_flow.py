@@ -22,6 +22,16 @@ def new_game(page, server, **body):
                              headers={"Content-Type": "application/json"}).json()
 
 
+def at_the_last_deal(page, server, query=""):
+    """A new game's board at its first hand's last deal."""
+    game = new_game(page, server)
+    for _ in range(5):
+        page.request.post(f"{server.url}/api/games/{game['id']}/events",
+                          data='{"type": "next_deal"}',
+                          headers={"Content-Type": "application/json"})
+    page.goto(f"/games/{game['id']}{query}")
+
+
 # A tap, then a second one on the same control as soon as the first one's
 # answer is on the page (its fresh one-time token too): how long that took.
 DOUBLE_TAP = """selector => new Promise(resolve => {
@@ -78,12 +88,7 @@ def test_a_button_that_is_off_says_why_when_tapped(phone, phone_without_js):
 
 
 def test_the_card_count_typed_is_the_count_recorded_even_at_once(phone, server):
-    game = new_game(phone, server)
-    for _ in range(5):
-        phone.request.post(f"{server.url}/api/games/{game['id']}/events",
-                           data='{"type": "next_deal"}',
-                           headers={"Content-Type": "application/json"})
-    phone.goto(f"/games/{game['id']}")
+    at_the_last_deal(phone, server)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
     field = phone.get_by_label("Cartes ramassées par Nous")
     expect(field).to_have_value("")  # the sheet starts empty
@@ -98,12 +103,7 @@ def test_the_card_count_typed_is_the_count_recorded_even_at_once(phone, server):
 def test_the_card_count_typed_is_the_count_recorded_without_javascript(phone_without_js,
                                                                          server):
     page = phone_without_js
-    game = new_game(page, server)
-    for _ in range(5):
-        page.request.post(f"{server.url}/api/games/{game['id']}/events",
-                          data='{"type": "next_deal"}',
-                          headers={"Content-Type": "application/json"})
-    page.goto(f"/games/{game['id']}?sheet=end")
+    at_the_last_deal(page, server, "?sheet=end")
     page.get_by_label("Cartes ramassées par Nous").fill("17")
     # Drawn off (the count was empty then): without JavaScript it posts what is typed.
     page.get_by_role("button", name="Valider le compte").tap(force=True)
