@@ -21,9 +21,12 @@ csrf = CSRFProtect()
 
 def create_app(test_config: dict | None = None) -> Flask:
     """The app; `test_config` overrides the configuration (API.md)."""
+    config = test_config or {}
     app = Flask(
         "scorekeeper",
-        instance_path=str(ROOT / "instance"),
+        # FLASK_INSTANCE_PATH: the secrets and the store elsewhere than instance/.
+        instance_path=config.get("INSTANCE_PATH") or os.environ.get("FLASK_INSTANCE_PATH")
+        or str(ROOT / "instance"),
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
