@@ -20,6 +20,7 @@ from ..history_forms import ConfirmForm, CorrectForm
 from ..rules import RANKS, to_dict
 from ..rules.errors import N_, InvalidInput, ScoringError
 from ..rules.events import KINDS, LAST_TRICK_OUTCOMES
+from ..rules.names import clean_name
 from ..rules.newgame import NAME_LENGTH
 from . import games as board_views
 
@@ -54,7 +55,7 @@ def page_number(args: MultiDict) -> int:
 
 
 def name_filter(args: MultiDict, field: str = "name") -> str | None:
-    value = args.get(field, "").strip()
+    value = clean_name(args.get(field, ""))
     if len(value) > NAME_LENGTH:
         raise InvalidInput(N_("A name has at most %(length)s characters."), length=NAME_LENGTH)
     return value or None
