@@ -7,7 +7,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, backup, compress, db, describe, errors, forms, i18n, rule_texts,
+    access, api, assets, backup, compress, db, describe, errors, forms, i18n, resume, rule_texts,
     security, startup,
 )
 from .app_request import Request
@@ -65,6 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     describe.init_app(app)
     forms.init_app(app)
     rule_texts.init_app(app)
+    resume.init_app(app)
 
     from .views import games, history, main, settings, stats, transfer
 
