@@ -148,7 +148,8 @@ def restore(game_id: str):
 def _review_context(game: games.Game) -> dict:
     db = get_db()
     return {
-        "review": review.build(game.setup, store.log(db, game.id), game.state),
+        "review": review.build(game.setup, store.log(db, game.id), game.state,
+                               page_number(request.args)),
         "line": history.game_line(db, game.id),
         "restore_form": _confirm_form(),
     }
@@ -157,13 +158,22 @@ def _review_context(game: games.Game) -> dict:
 @bp.get("/games/<game_id>/review")
 def show_review(game_id: str):
     game = _load(game_id)
-    return render_template("history/review.html", game=game, **_review_context(game))
+    try:
+        context = _review_context(game)
+    except review.NoSuchPage as error:
+        return no_such_page(error.pages)
+    return render_template("history/review.html", game=game, pages_of="history.show_review",
+                           **context)
 
 
 def render_finished(game: games.Game):
     """A game that is over: its result (the board's), then its review."""
+    try:
+        context = _review_context(game)
+    except review.NoSuchPage as error:
+        return no_such_page(error.pages)
     return board_views.render_board(game, MultiDict(), template="history/finished.html",
-                                    **_review_context(game))
+                                    pages_of="games.show", **context)
 
 
 def _review_url(game: games.Game) -> str:
