@@ -82,7 +82,9 @@ def pairing_url(base: str, code: str) -> str:
 def qr_code(url: str) -> tuple[str, int]:
     """The QR code of `url` as an inline SVG image, and its width in pixels."""
     code = segno.make(url, error="m")
-    return code.svg_data_uri(scale=6, border=2), code.symbol_size(scale=6, border=2)[0]
+    # White around dark modules whatever the page's theme: a scanner needs the contrast.
+    return (code.svg_data_uri(scale=6, border=3, dark="#000", light="#fff"),
+            code.symbol_size(scale=6, border=3)[0])
 
 
 @bp.get("/pair")
