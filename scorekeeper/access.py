@@ -59,7 +59,9 @@ def make_key() -> str:
 
 
 def valid_key(key: str) -> bool:
-    return len(key) >= KEY_LENGTH and all(c in KEY_ALPHABET for c in key)
+    """Made ones are KEY_LENGTH symbols of KEY_ALPHABET; a configured one
+    (FLASK_ACCESS_KEY) may be any 12 or more lowercase letters and digits."""
+    return len(key) >= KEY_LENGTH and key.isascii() and key.isalnum() and key == key.lower()
 
 
 def cookie_value(key: str, secret_key: str) -> str:
@@ -263,8 +265,8 @@ def init_app(app: Flask) -> None:
         app.config["ACCESS_KEY"] = load_or_create_secret(
             app.instance_path, "access_key", make_key, valid_key)
     elif not valid_key(app.config["ACCESS_KEY"]):
-        raise SecretError(f"ACCESS_KEY must be at least {KEY_LENGTH} characters among "
-                          f"{KEY_ALPHABET}.")
+        raise SecretError(f"ACCESS_KEY must be at least {KEY_LENGTH} lowercase letters and "
+                          f"digits.")
     app.extensions["scorekeeper.access"] = Gate(app)
     pairing.init_app(app)
     app.before_request(guard)

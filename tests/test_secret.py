@@ -124,3 +124,17 @@ def test_make_run_with_a_damaged_key_says_so_and_serves_nothing(tmp_path):
     assert done.returncode != 0
     assert "access_key is empty or damaged" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("key, valid", [
+    ("abcdefghjkmn", True), ("tablekey2345", True), ("a" * 40, True), ("abcdefghjkm", False),
+    ("ABCDEFGHJKMN", False), ("abcdef ghjkmn", False), ("abcdéfghjkmn", False), ("", False),
+])
+def test_a_configured_access_key_must_be_twelve_lowercase_letters_or_digits(tmp_path, key, valid):
+    if valid:
+        assert _app(tmp_path, ACCESS_KEY=key).config["ACCESS_KEY"] == key
+    elif key:
+        with pytest.raises(secret.SecretError, match="ACCESS_KEY must be"):
+            _app(tmp_path, ACCESS_KEY=key)
+    else:  # empty: as if unset, the instance's own key is made
+        assert access.valid_key(_app(tmp_path, ACCESS_KEY=key).config["ACCESS_KEY"])
