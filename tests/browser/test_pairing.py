@@ -3,7 +3,7 @@ mapped to loopback, so it needs the key), by the typed key, then the next
 phone by the QR code of "Add a phone", which works once (issue 13)."""
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from conftest import CHROMIUM, FLAGS, PHONE
 from live_server import LiveServer
@@ -24,12 +24,12 @@ def table(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=FLAGS + ["--host-resolver-rules=MAP table.lan 127.0.0.1"])
-        yield browser
-        browser.close()
+def chromium(browser):
+    """A Chromium of the session's Playwright that maps table.lan to loopback."""
+    mapped = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=FLAGS + ["--host-resolver-rules=MAP table.lan 127.0.0.1"])
+    yield mapped
+    mapped.close()
 
 
 def test_a_phone_types_the_key_and_the_next_one_scans_a_code_once(chromium, table, screenshot):
