@@ -354,7 +354,7 @@
     var entries = load();
     edit(entries);
     save(entries);
-    render();
+    render(entries);
   }
 
   function ours(entries) {
@@ -432,7 +432,7 @@
     if (predicted) { entry.scores = submitter.dataset.scores; }
     entries.push(entry);
     save(entries);
-    render();
+    render(entries);
     if (link !== "lost") {
       var ready = predicted ? ronda.board.nextPaint() : null;
       ronda.board.run(function () { return ready ? ready.then(flush) : flush(); });
@@ -586,16 +586,24 @@
     return node ? node.textContent.replace("{num}", String(n)) : "";
   }
 
-  function render() {
+  // Only what differs is written: this runs at every tap, before its paint.
+  function set(node, name, value) {
+    if (value === null) {
+      if (node.hasAttribute(name)) { node.removeAttribute(name); }
+    } else if (node.getAttribute(name) !== value) {
+      node.setAttribute(name, value);
+    }
+  }
+
+  function render(entries) {
     var current = board();
     if (!current) { return; }
     var root = document.documentElement;
-    var queued = ours(load());
+    var queued = ours(entries || load());
     var waiting = queued.some(function (entry) { return entry.waited; }) ? queued.length : 0;
     var refused = queued.length && queued[0].refused ? queued : null;
-    root.setAttribute("data-link", link);
-    if (waiting) { root.setAttribute("data-outbox", String(waiting)); }
-    else { root.removeAttribute("data-outbox"); }
+    set(root, "data-link", link);
+    set(root, "data-outbox", waiting ? String(waiting) : null);
     showNotice(waiting, refused);
     if (!queued.length) {
       restore(current);
@@ -642,10 +650,12 @@
       (refused ? "stopped" : (waiting ? "sending" : ""));
     var what = state ? text(state) : "";
     var count = waiting ? plural("waiting", waiting) : "";
-    notice.querySelector(".link-what").textContent = what;
-    notice.querySelector(".link-count").textContent = count;
-    notice.hidden = !what && !count;
-    notice.className = "link-state link-" + (state || "ok");
+    [[".link-what", what], [".link-count", count]].forEach(function (line) {
+      var span = notice.querySelector(line[0]);
+      if (span.textContent !== line[1]) { span.textContent = line[1]; }
+    });
+    set(notice, "hidden", what || count ? null : "");
+    set(notice, "class", "link-state link-" + (state || "ok"));
   }
 
   // While taps wait, a button off before them may apply after them: the
@@ -667,8 +677,8 @@
       var shown = document.getElementById("score-" + side);
       if (shown) { shows(shown, points); }
     });
-    scores.classList.add("pending");
-    scores.setAttribute("aria-busy", "true");
+    if (!scores.classList.contains("pending")) { scores.classList.add("pending"); }
+    set(scores, "aria-busy", "true");
   }
 
   // A refused tap: which one, why, what waits after it, and the scorer's choice.
