@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from conftest import TABLE_ENV, table_phone, table_url
 from live_server import serving
-from table import expect_scores, start_game, tap
+from table import expect_scores, mark, start_game, tap
 from test_accessibility import check as check_accessible
 
 TAPS = ("Missa pour Nous", "Bount (1) pour Nous", "Khamsa (5) pour Eux")
@@ -175,6 +175,25 @@ def test_taps_made_while_the_server_is_stopped_are_sent_once_it_is_back(
     expect_sent(phone, 3)
     expect(phone.locator("#link-state")).to_contain_text("De nouveau connecté au serveur")
     check_once_in_order(table_server, game, EVENTS, figures)
+    expect_scores(phone, 1, 0)
+
+
+def test_a_waiting_tap_keeps_its_whole_form_when_its_board_is_gone(phone, table_server, figures):
+    """The draft of announcements lives in the board's address: the waiting
+    Confirm carries it, and counts after a reload that took the draft away."""
+    start_game(phone)
+    game, url = game_of(phone), phone.url
+    mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
+    phone.context.set_offline(True)
+    tap_while_away(phone, figures, ("Valider",))
+    expect(phone.locator("#link-state")).to_contain_text("1 touche en attente")
+    reload_while_away(phone, figures)
+    phone.context.set_offline(False)
+    reopen(phone, url, figures)
+    expect_sent(phone, 1)
+    assert [event for event, _ in stored(table_server, game)] == [
+        {"type": "announce", "announcements": [{"side": 0, "kind": "ronda", "rank": None}]}]
+    figures["events checked"] += 1
     expect_scores(phone, 1, 0)
 
 
