@@ -15,6 +15,16 @@ from .secret import SecretError
 from .store_lock import StoreInUse, serving_lock
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+# Browsers grant what makes the board a phone app (the Wake Lock API,
+# installing it, a service worker) to secure contexts only: https, or the
+# server on the phone itself. Plain http on the local network is neither.
+PLAIN_HTTP_NOTE = (
+    "Over the local network this is plain http, which a phone's browser does not treat as "
+    "secure: the board works (taps made while the Wi-Fi drops wait and are sent once it is "
+    "back, and a silent video keeps the screen on), but the app cannot be installed and the "
+    "browser's own screen lock is unavailable. For those, run the server on the phone itself "
+    "and open http://127.0.0.1:5000/ there (README: \"One phone, no Wi-Fi\")."
+)
 
 
 def lan_address() -> str | None:
@@ -59,6 +69,8 @@ def main() -> None:
               f"http://127.0.0.1:{port}/pair here.)", flush=True)
         print(f"A phone that cannot scan: open http://{name}:{port}/ and type the access key "
               f"{app.config['ACCESS_KEY']}", flush=True)
+    if host not in LOCAL_HOSTS:
+        print(PLAIN_HTTP_NOTE, flush=True)
     try:
         with serving_lock(app.config["DATABASE"]):
             server.serve(app, host=host, port=port)

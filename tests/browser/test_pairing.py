@@ -5,7 +5,7 @@ phone by the QR code of "Add a phone", which works once (issue 13)."""
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, FLAGS, PHONE
+from conftest import FLAGS, PHONE, TABLE_HOST
 from live_server import LiveServer
 from test_accessibility import check
 
@@ -25,11 +25,9 @@ def table(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium(browser):
-    """A Chromium of the session's Playwright that maps table.lan to loopback."""
-    mapped = browser.browser_type.launch(
-        executable_path=CHROMIUM, args=FLAGS + ["--host-resolver-rules=MAP table.lan 127.0.0.1"])
-    yield mapped
-    mapped.close()
+    """The session's Chromium, which maps table.lan to loopback (conftest.FLAGS)."""
+    assert f"--host-resolver-rules=MAP {TABLE_HOST} 127.0.0.1" in FLAGS
+    return browser
 
 
 def test_a_phone_types_the_key_and_the_next_one_scans_a_code_once(chromium, table, screenshot):
