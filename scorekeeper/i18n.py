@@ -2,10 +2,13 @@
 the browser's Accept-Language, then French. A ?lang= choice is kept in a
 cookie, so the switcher works without JavaScript."""
 
+from itertools import chain
 from urllib.parse import urlencode
 
 from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
+
+from .local_paths import local_path
 
 LANGUAGES = ("fr", "ar", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -43,9 +46,20 @@ def language_links() -> list[dict]:
     query = [(k, v) for k, v in request.args.items(multi=True) if k not in ("lang", "key")]
     return [
         {"code": code, "name": name,
-         "url": request.path + "?" + urlencode(query + [("lang", code)])}
+         "url": local_path(request.path) + "?" + urlencode(query + [("lang", code)])}
         for code, name in LANGUAGE_NAMES.items()
     ]
+
+
+def plural_samples() -> list[tuple[str, int]]:
+    """One number of each CLDR plural category of the page's language, for a
+    plural text that the page's script fills with a count: it picks the form
+    with Intl.PluralRules, which names the same CLDR categories."""
+    rule = get_locale().plural_form
+    samples: dict[str, int] = {}
+    for number in chain(range(200), (1_000_000,)):
+        samples.setdefault(rule(number), number)
+    return sorted(samples.items())
 
 
 def remember_choice(response: Response) -> Response:
@@ -68,4 +82,4 @@ def init_app(app: Flask) -> None:
     def language_context():
         language = str(get_locale() or DEFAULT_LANGUAGE)
         return {"language": language, "direction": text_direction(language),
-                "language_links": language_links}
+                "language_links": language_links, "plural_samples": plural_samples}

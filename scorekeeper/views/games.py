@@ -192,6 +192,8 @@ def play(game_id: str):
         if shown is not None:
             return shown
     event = boards.event_for_move(move, request.form, game.setup)
+    if form.expected_version.data is not None:
+        event["expected_version"] = form.expected_version.data
     key = f"form:{form.token.data}:{move}"
     try:
         games.record(get_db(), game_id, event, key, utc_now())
