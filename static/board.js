@@ -712,8 +712,8 @@
   }
 
   function relabelUndo(current, last) {
-    var button = current.querySelector(".undo-button");
-    if (button && last) { shows(button, " " + text("undo").replace("{what}", last.label)); }
+    var label = current.querySelector(".undo-button .undo-what");  // beside its icon
+    if (label && last) { shows(label, text("undo").replace("{what}", last.label)); }
   }
 
   // In a box of fixed size over the status line: it moves nothing.

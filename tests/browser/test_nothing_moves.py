@@ -185,3 +185,20 @@ def test_a_long_notice_moves_nothing(new_phone, server, language):
               return r.width && r.left < n.right && r.right > n.left && r.top < n.bottom
                      && r.bottom > n.top; }).length; }""", CONTROLS)
         assert covered == 0, players
+
+
+def test_the_connection_notice_moves_nothing(new_phone, server, screenshot):
+    """Issue 12's notice (the server away, the taps waiting) over the status
+    line: every button stays where it was."""
+    page = new_phone(viewport=PHONES["small"])
+    game = page.request.post(f"{server.url}/api/games", data=json.dumps(
+        {"sides": NAMES["fr"][:3], "players": 3}),
+        headers={"Content-Type": "application/json"}).json()
+    page.goto(f"/games/{game['id']}")
+    before = page.evaluate(MEASURE, CONTROLS)
+    page.context.set_offline(True)
+    page.locator("button[value='missa.0']").tap()
+    expect(page.locator("#link-state")).to_be_visible()
+    screenshot(page, "moves-connection-notice")
+    assert page.evaluate(MEASURE, CONTROLS) == before
+    page.context.set_offline(False)
