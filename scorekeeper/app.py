@@ -8,7 +8,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from . import (
     access, api, assets, backup, compress, db, describe, errors, forms, i18n, resume, rule_texts,
-    security, startup,
+    security, slim, startup,
 )
 from .app_request import Request
 from .app_response import Response
@@ -62,6 +62,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     assets.init_app(app)
     compress.init_app(app)  # gzip for the clients that accept it
+    slim.init_app(app)  # after compress: the script and style sheet without comments, then gzip
     describe.init_app(app)
     forms.init_app(app)
     rule_texts.init_app(app)

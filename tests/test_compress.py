@@ -61,3 +61,16 @@ def test_small_bodies_images_and_heads_are_left_alone(client):
     assert image.status_code == 200 and "Content-Encoding" not in image.headers
     head = client.head("/static/style.css", headers=GZIP)
     assert head.status_code == 200 and "Content-Encoding" not in head.headers
+
+
+@pytest.mark.parametrize("path, comment", [("/static/board.js", b"\n  // "),
+                                           ("/static/style.css", b"/*")])
+def test_the_script_and_style_sheet_are_served_without_their_comments(client, path, comment):
+    from pathlib import Path
+
+    served = client.get(path).data
+    source = (Path(client.application.static_folder) / path.rsplit("/", 1)[1]).read_bytes()
+    assert comment in source and comment not in served
+    assert len(served) < len(source)
+    head = client.head(path)
+    assert int(head.headers["Content-Length"]) == len(served)
