@@ -144,7 +144,7 @@ def play_a_whole_game(table: Table, players: int) -> None:
 GAMES = [
     # (players, JavaScript, language, phone)
     (2, True, "fr", "small"), (2, False, "ar", "tall"),
-    (3, True, "ar", "small"), (3, False, "en", "small"),
+    (3, True, "ar", "small"), (3, False, "en", "tall"),
     (4, True, "en", "tall"), (4, False, "fr", "small"),
 ]
 
@@ -202,3 +202,17 @@ def test_the_connection_notice_moves_nothing(new_phone, server, screenshot):
     screenshot(page, "moves-connection-notice")
     assert page.evaluate(MEASURE, CONTROLS) == before
     page.context.set_offline(False)
+
+
+def test_three_sides_settle_their_ranks_with_confirm_on_screen(new_phone, server):
+    page = new_phone(viewport=PHONES["small"])
+    game = page.request.post(f"{server.url}/api/games", data=json.dumps(
+        {"sides": NAMES["fr"], "players": 3}), headers={"Content-Type": "application/json"}).json()
+    page.request.post(f"{server.url}/api/games/{game['id']}/events", data=json.dumps(
+        {"type": "announce", "announcements": [
+            {"side": side, "kind": "ronda"} for side in range(3)]}),
+        headers={"Content-Type": "application/json"})
+    page.goto(f"/games/{game['id']}?sheet=ranks")
+    expect(page.locator("fieldset.ranks")).to_have_count(3)
+    expect(page.locator("button[value=reveal]")).to_be_in_viewport(ratio=1)
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
