@@ -4,8 +4,6 @@ from flask import Flask
 from markupsafe import Markup
 from flask_babel import gettext as _
 
-from flask_babel import ngettext
-
 from . import rules
 from .i18n import join_list
 from .rules.errors import N_

@@ -3,7 +3,6 @@ needs to win under every stop rule, why an event scored less than it might
 have, the rematch's set-up, and whether a button's plain-data event would be
 taken. The board decides none of it."""
 
-import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
