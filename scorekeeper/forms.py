@@ -56,6 +56,20 @@ class NewGameForm(TokenForm):
         DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
     name2 = StringField(_l("Third side (3 players)"), validators=[
         Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    # With four players: each side's two partners (players.py) and its label,
+    # which defaults to "Karim & Salma"; without partners the side's name is used.
+    p0a = StringField(_l("First side, first player"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    p0b = StringField(_l("First side, second player"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    p1a = StringField(_l("Second side, first player"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    p1b = StringField(_l("Second side, second player"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    team0 = StringField(_l("First team's name (optional)"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    team1 = StringField(_l("Second team's name (optional)"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
     preset = SelectField(_l("Rules"), default="appli")
     first_dealer = RadioField(
         _l("First dealer"), choices=[SelectChoice(str(n), str(n + 1)) for n in range(3)], default="0"

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import rules, store, summaries
+from . import players, rules, store, summaries
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 
@@ -68,8 +68,15 @@ def create(
     db: sqlite_utils.Database, body: Any, key: str | None, now: str,
     presets: Mapping[str, rules.HouseRules] = rules.BUILT_IN_PRESETS,
 ) -> tuple[Game, bool]:
-    """Start a game; (game, True), or (the game this key already made, False)."""
+    """Start a game; (game, True), or (the game this key already made, False).
+    Beyond the contract, `partners` names each side's players (players.py)."""
+    if isinstance(body, dict) and "partners" in body:
+        body = dict(body)
+        partners = body.pop("partners")
+    else:
+        partners = None
     setup = rules.parse_new_game(body, presets)
+    seated = players.parse_partners(partners, setup)
     with write_transaction(db):
         if key is not None:
             existing = store.game_id_for_creation_key(db, key)
@@ -92,6 +99,7 @@ def create(
             "creation_key": key,
         })
         summaries.create_sides(db, game_id, setup)
+        players.link_game(db, game_id, setup, seated, now)
     return Game(game_id, 0, state, now, now), True
 
 

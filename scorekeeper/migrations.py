@@ -1,5 +1,7 @@
 """The schema's history, applied at start-up. A step never drops data."""
 
+import json
+
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
@@ -115,6 +117,55 @@ def game_summaries(db: sqlite_utils.Database) -> None:
             db, game_id, setup, [rules.parse_event(e, setup) for _, e in standing],
             summaries.event_time(db, game_id, standing[-1][0] if standing else None),
         )
+
+
+@migrations(name="0004_players")
+def players_and_seats(db: sqlite_utils.Database) -> None:
+    """People beside the games (issue 15): a roster, its changes as records of
+    their own, and which player sat on which side. Every stored side is linked
+    to the player of its name; no game is changed. Frozen: the name key is
+    copied here, not imported, so that this step stays what it was."""
+    import unicodedata
+
+    def key_of(name: str) -> str:
+        return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+    db["players"].create(
+        {"id": int, "name": str, "name_key": str, "nickname": str, "created_at": str,
+         "merged_into": int,  # a merged entry: the player it now is (undoable)
+         "person": int},  # who it is in the end: itself, or the root of its merges
+        pk="id", not_null={"name", "name_key", "created_at", "person"},
+    )
+    db["players"].create_index(["name_key"], unique=True)
+    db["players"].create_index(["person"])
+    # Renames, nicknames, merges and their undoing: records, never rewritten.
+    db["player_changes"].create(
+        {"id": int, "player_id": int, "action": str, "payload": str, "created_at": str},
+        pk="id", not_null={"player_id", "action", "payload", "created_at"},
+        foreign_keys=[("player_id", "players", "id")],
+    )
+    db["player_changes"].create_index(["player_id", "id"])
+    # Who sat on a side: one seat per player (two partners with four players).
+    db["seats"].create(
+        {"game_id": str, "side": int, "seat": int, "player_id": int, "person": int},
+        pk=("game_id", "side", "seat"), not_null={"player_id", "person"},
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
+    db["seats"].create_index(["person", "game_id", "side"])
+    db["seats"].create_index(["player_id"])
+    ids: dict[str, int] = {}
+    rows = db.execute("SELECT id, sides, created_at FROM games ORDER BY created_at, id")
+    for game_id, sides, created_at in rows.fetchall():
+        for side, name in enumerate(json.loads(sides)):
+            key = key_of(name)
+            if key not in ids:
+                cursor = db.execute(
+                    "INSERT INTO players (name, name_key, created_at, person) VALUES (?, ?, ?, 0)",
+                    [" ".join(name.split()), key, created_at])
+                ids[key] = cursor.lastrowid
+                db.execute("UPDATE players SET person = id WHERE id = ?", [ids[key]])
+            db.execute("INSERT INTO seats (game_id, side, seat, player_id, person)"
+                       " VALUES (?, ?, 0, ?, ?)", [game_id, side, ids[key], ids[key]])
 
 
 def migrate(db: sqlite_utils.Database) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import rules, store, summaries
+from . import players, rules, store, summaries
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 from .rules.houserules import HouseRules, check_rule
@@ -122,6 +122,7 @@ class Checked:
     events: list[rules.Event]  # the standing ones, as corrected
     last_event_at: str | None
     payloads: list[dict]  # each log record's payload, its keys in the order the app writes
+    partners: list[list[str]]  # who sat on each side (an old export: the sides' names)
 
 
 def _fail(message: str, **params) -> None:
@@ -288,7 +289,8 @@ def check_game(game: Any) -> Checked:
     standing = [s for s, e in effective.items() if e]
     last = game["log"][standing[-1] - 1]["created_at"] if standing else None
     events = [rules.parse_event(effective[s], setup) for s in standing]
-    return Checked(game, setup, state, events, last, payloads)
+    return Checked(game, setup, state, events, last, payloads,
+                   [[] for _ in setup.sides])
 
 
 def check_document(data: Any) -> list[Checked]:
@@ -356,6 +358,7 @@ def _insert(db: sqlite_utils.Database, item: Checked) -> None:
         db.execute("UPDATE games SET deleted_at = ? WHERE id = ?",
                    [game["deleted_at"], game["id"]])
     summaries.create_sides(db, game["id"], item.setup)
+    players.link_game(db, game["id"], item.setup, item.partners, game["created_at"])
     summaries.rebuild(db, game["id"], item.setup, item.events, item.last_event_at)
 
 

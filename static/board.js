@@ -240,7 +240,17 @@
     var update = function () {
       var checked = form.querySelector("input[name=players]:checked");
       form.classList.toggle("three", !!checked && checked.value === "3");
+      form.classList.toggle("four", !!checked && checked.value === "4");
     };
+    // A recent player's button fills its field at once (without the script: a GET).
+    form.addEventListener("click", function (event) {
+      var chip = event.target.closest("button[data-fill]");
+      var field = chip && document.getElementById(chip.dataset.fill);
+      if (!field) { return; }
+      event.preventDefault();
+      field.value = chip.value.slice(chip.value.indexOf(":") + 1);
+      tick();
+    });
     form.addEventListener("change", update);
     update();
   }

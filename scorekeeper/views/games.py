@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
-from .. import games, presets, rule_texts
+from .. import games, players, presets, rule_texts
 from ..clock import utc_now
 from ..db import get_db
 from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
@@ -159,6 +159,7 @@ def rematch(game_id: str):
         "players": setup.players,
         "rules": setup.rules.to_dict(),
         "first_dealer": (setup.first_dealer + 1) % setup.side_count,
+        "partners": players.seat_names(get_db(), game_id, setup.side_count),
     }
     game, _ = games.create(get_db(), body, f"rematch:{form.token.data}", utc_now())
     return redirect(url_for("games.show", game_id=game.id), 303)
@@ -172,6 +173,34 @@ def _last_names() -> list[str]:
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)
+NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b", "team0", "team1")
+PARTNER_FIELDS = (("p0a", "p0b"), ("p1a", "p1b"))
+
+
+def _picked(args: MultiDict) -> dict[str, str]:
+    """A recent player's button (`pick=field:name`, a GET of the form without
+    JavaScript) fills that field."""
+    field, _, name = args.get("pick", "").partition(":")
+    return {field: name[:40]} if field in NAME_FIELDS else {}
+
+
+def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
+    """The sides' labels and, with four players, each side's partners: a
+    team's label is its own name, else "Karim & Salma", else the side's name."""
+    players_count = int(form.players.data)
+    names = [form.name0.data, form.name1.data]
+    if players_count == 3:
+        return names + [form.name2.data or ""], None
+    if players_count == 2:
+        return names, None
+    partners, labels = [], []
+    for side, fields in enumerate(PARTNER_FIELDS):
+        seated = [form[f].data.strip() for f in fields if (form[f].data or "").strip()]
+        team = (form[f"team{side}"].data or "").strip()
+        label = team or " & ".join(seated) or names[side]
+        labels.append(label if len(label) <= 40 else label[:39] + "…")
+        partners.append(seated)
+    return labels, partners
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -188,23 +217,29 @@ def new():
         chosen = presets.default_name(db)
     if request.method == "GET":
         names = _last_names()
+        args = MultiDict(request.args)
+        for field, name in _picked(request.args).items():
+            args.setlist(field, [name])
         for index, field in enumerate((form.name0, form.name1, form.name2)):
-            field.data = request.args.get(field.name, names[index])[:40]
+            field.data = args.get(field.name, names[index])[:40]
+        for name in NAME_FIELDS[3:]:
+            form[name].data = args.get(name, "")[:40]
         form.players.data = request.args.get("players", "2")
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
         fill(form, available[chosen])
         form.token.data = one_time_token()
     elif form.validate():
-        players = int(form.players.data)
-        sides = [form.name0.data, form.name1.data] + ([form.name2.data or ""] if players == 3 else [])
+        sides, partners = _sides_and_partners(form)
         first_dealer = int(form.first_dealer.data)
         body = {
             "sides": sides,
-            "players": players,
+            "players": int(form.players.data),
             "rules": {"preset": form.preset.data, **rule_values(form)},
             "first_dealer": first_dealer if first_dealer < len(sides) else 0,
         }
+        if partners is not None:
+            body["partners"] = partners
         try:
             game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
         except ScoringError as error:
@@ -214,5 +249,5 @@ def new():
     status = 400 if form.errors or form.form_errors else 200
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
-        summary=rule_texts.summary(available[chosen]),
+        summary=rule_texts.summary(available[chosen]), recent=players.recent(db),
     ), status
