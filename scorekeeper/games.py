@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import players, rules, store, summaries
+from . import players, ratings, rules, store, summaries
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 
@@ -141,6 +141,8 @@ def record(
         store.append(db, game_id, version, "event", rules.to_dict(event), key, now)
         store.save_state(db, game_id, version, state.snapshot(), now)
         summaries.after_event(db, game_id, game.state, state, now)
+        if state.finished != game.state.finished:  # only the event that ends a game
+            ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True
 
 
@@ -174,6 +176,8 @@ def undo(
         previous = standing[-2][0] if len(standing) > 1 else None
         summaries.after_undo(db, game_id, game.state, state,
                              summaries.event_time(db, game_id, previous))
+        if state.finished != game.state.finished:
+            ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True
 
 
@@ -257,6 +261,8 @@ def correct(
         last = summaries.event_time(db, game_id, standing[-1][0] if standing else None)
         state = summaries.rebuild(db, game_id, setup, events, last)
         store.save_state(db, game_id, version, state.snapshot(), now)
+        if state.finished or game.state.finished:
+            ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True
 
 

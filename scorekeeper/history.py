@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlite_utils
 
-from . import summaries
+from . import ratings, summaries
 from .db import write_transaction
 from .summaries import name_key
 
@@ -125,6 +125,7 @@ def throw_away(db: sqlite_utils.Database, game_id: str, now: str) -> bool:
             "UPDATE games SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", [now, game_id]
         )
         summaries.recount(db, game_id)
+        ratings.game_changed(db, game_id)
     return cursor.rowcount == 1
 
 
@@ -136,6 +137,7 @@ def restore(db: sqlite_utils.Database, game_id: str) -> bool:
             [game_id],
         )
         summaries.recount(db, game_id)
+        ratings.game_changed(db, game_id)
     return cursor.rowcount == 1
 
 
@@ -146,5 +148,6 @@ def empty_bin(db: sqlite_utils.Database) -> int:
         db.execute(f"DELETE FROM events WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM game_sides WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM seats WHERE game_id IN ({binned})")
+        ratings.forget(db, binned)
         cursor = db.execute("DELETE FROM games WHERE deleted_at IS NOT NULL")
     return cursor.rowcount

@@ -168,5 +168,32 @@ def players_and_seats(db: sqlite_utils.Database) -> None:
                        " VALUES (?, ?, 0, ?, ?)", [game_id, side, ids[key], ids[key]])
 
 
+@migrations(name="0005_ratings")
+def ratings(db: sqlite_utils.Database) -> None:
+    """The ratings (scorekeeper/ratings.py), derived from the finished games:
+    which games are rated and in what order (the time each was first over),
+    each person's rating after each game, and the latest. Frozen: the
+    ratings themselves are left to the service, which rebuilds them at the
+    next start when `ratings_stale` is set."""
+    db["rated_games"].create(
+        {"game_id": str, "rated_at": str, "counted": int}, pk="game_id",
+        not_null={"rated_at", "counted"}, foreign_keys=[("game_id", "games", "id")])
+    db["rated_games"].create_index(["counted", "rated_at", "game_id"])
+    db["rating_steps"].create(
+        {"game_id": str, "person": int, "rated_at": str, "mu": float, "sigma": float,
+         "games": int}, pk=("game_id", "person"),
+        not_null={"rated_at", "mu", "sigma", "games"})
+    db["rating_steps"].create_index(["person", "rated_at", "game_id"])
+    db["rating_steps"].create_index(["rated_at", "game_id"])
+    db["person_ratings"].create(
+        {"person": int, "mu": float, "sigma": float, "games": int}, pk="person",
+        not_null={"mu", "sigma", "games"})
+    db["person_ratings"].create_index(["games"])
+    db.execute("INSERT INTO rated_games (game_id, rated_at, counted)"
+               " SELECT id, coalesce(last_event_at, updated_at), deleted_at IS NULL"
+               " FROM games WHERE finished = 1")
+    db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

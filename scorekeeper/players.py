@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlite_utils
 
-from . import rules
+from . import ratings, rules
 from .rules.errors import N_, InvalidInput, RuleViolation
 from .rules.newgame import NAME_LENGTH
 
@@ -217,6 +217,7 @@ def merge(db: sqlite_utils.Database, source_id: int, target_id: int, now: str) -
     db.execute("UPDATE players SET merged_into = ? WHERE id = ?", [target.id, source.id])
     _record(db, source.id, "merge", {"into": target.id}, now)
     _resolve_people(db)
+    ratings.people_changed(db, {source.person, target.person})
 
 
 def unmerge(db: sqlite_utils.Database, player_id: int, now: str) -> None:
@@ -227,6 +228,7 @@ def unmerge(db: sqlite_utils.Database, player_id: int, now: str) -> None:
     db.execute("UPDATE players SET merged_into = NULL WHERE id = ?", [player.id])
     _record(db, player.id, "unmerge", {"from": player.merged_into}, now)
     _resolve_people(db)
+    ratings.people_changed(db, {player.person, player.id})
 
 
 def _resolve_people(db) -> None:

@@ -13,7 +13,7 @@ import threading
 from flask import Flask
 from flask_babel import gettext
 
-from . import backup, db, migrations
+from . import backup, db, migrations, ratings
 from .errors import error_answer
 from .rules.errors import N_
 
@@ -28,6 +28,7 @@ def migrate(app: Flask) -> None:
     )
     try:
         migrations.migrate(connection)
+        ratings.rebuild_if_stale(connection)  # derived data a migration left to rebuild
     finally:
         connection.close()
 

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import players, rules, store, summaries
+from . import players, ratings, rules, store, summaries
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 from .rules.houserules import HouseRules, check_rule
@@ -385,4 +385,5 @@ def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], li
                        "already here."), id=game["id"])
             _insert(db, item)
             imported.append(game["id"])
+        ratings.games_imported(db, imported)
     return imported, skipped

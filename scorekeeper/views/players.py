@@ -5,7 +5,7 @@ writes, person_stats.py reads."""
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from .. import charts, person_stats, players, tally
+from .. import charts, person_stats, players, ratings, tally
 from ..clock import utc_now
 from ..db import get_db, write_transaction
 from ..forms import one_time_token
@@ -62,7 +62,15 @@ def show(player_id: int):
 
 
 def person_context(db, entry: players.Player) -> dict:
-    return {}
+    """The person's rating, its uncertainty and its history (a chart)."""
+    rating = ratings.of_person(db, entry.person)
+    if rating is None:
+        return {"rating": None}
+    steps = ratings.history(db, entry.person)
+    chart = charts.band_chart([(ratings.MODEL.mu, ratings.MODEL.sigma)]
+                              + [(r.mu, r.sigma) for r in steps])
+    return {"rating": rating, "rating_chart": chart, "min_games": ratings.MIN_GAMES,
+            "rating_start": ratings.MODEL.mu}
 
 
 def _chosen(field: str) -> int:

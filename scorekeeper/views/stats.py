@@ -3,7 +3,7 @@
 from flask import Blueprint, render_template, request
 from flask_babel import format_decimal, format_percent, gettext
 
-from .. import charts, history, stats, tally
+from .. import charts, history, ratings, stats, tally
 from ..db import get_db
 from ..rules.errors import N_
 from .history import name_filter, no_such_page, page_number
@@ -74,5 +74,5 @@ def index():
         "stats/index.html", board=board, name=name, player=player, first=first,
         second=second, pair=pair, names=history.known_names(db), COUNTS=tally.COUNTS,
         wins_chart=wins_chart, wins_desc=wins_desc, gains_chart=gains_chart,
-        gains_desc=gains_desc,
+        gains_desc=gains_desc, ranking=ratings.ranking(db), min_games=ratings.MIN_GAMES,
     )
