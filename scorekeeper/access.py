@@ -16,6 +16,7 @@ from collections import defaultdict, deque
 
 from flask import Flask, current_app, jsonify, redirect, render_template, request
 
+from . import screen_access
 from .secret import load_or_create_secret
 
 COOKIE = "ronda_access"
@@ -82,6 +83,8 @@ def _refuse(status: int, wrong: bool = False):
 def guard():
     """Before every request: let the table in, keep everybody else out."""
     if is_local(request.remote_addr) or request.endpoint == "static":
+        return None
+    if screen_access.allows(request):  # a club night's read-only screen link (issue 15)
         return None
     app = current_app
     expected = cookie_value(access_key(app), app.config["SECRET_KEY"])

@@ -61,7 +61,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     forms.init_app(app)
     rule_texts.init_app(app)
 
-    from .views import games, history, main, players, settings, stats, transfer
+    from .views import games, history, main, nights, players, settings, stats, transfer
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
@@ -69,6 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(history.bp)
     app.register_blueprint(stats.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(nights.bp)
     app.register_blueprint(transfer.bp)
     # The import form's CSRF token is checked by its form, once the view has
     # raised the body limit: the global check would read the body first.

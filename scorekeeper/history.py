@@ -149,5 +149,6 @@ def empty_bin(db: sqlite_utils.Database) -> int:
         db.execute(f"DELETE FROM game_sides WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM seats WHERE game_id IN ({binned})")
         ratings.forget(db, binned)
+        db.execute(f"DELETE FROM night_tables WHERE game_id IN ({binned})")
         cursor = db.execute("DELETE FROM games WHERE deleted_at IS NOT NULL")
     return cursor.rowcount

@@ -195,5 +195,27 @@ def ratings(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
 
 
+@migrations(name="0006_club_nights")
+def club_nights(db: sqlite_utils.Database) -> None:
+    """A club's evening (scorekeeper/nights.py): its entrants for the round
+    robin, and its tables, each one game."""
+    db["nights"].create(
+        {"id": str, "name": str, "date": str, "preset": str,
+         "players": int,  # 2: one player a side; 4: teams of two
+         "created_at": str,
+         "screen_key": str},  # the read-only big screen's key, while it is on
+        pk="id", not_null={"name", "date", "preset", "players", "created_at"})
+    db["nights"].create_index(["date", "created_at"])
+    db["night_entrants"].create(
+        {"night_id": str, "position": int, "names": str},  # JSON: 1 or 2 names
+        pk=("night_id", "position"), not_null={"names"},
+        foreign_keys=[("night_id", "nights", "id")])
+    db["night_tables"].create(
+        {"game_id": str, "night_id": str, "number": int, "round": int, "created_at": str},
+        pk="game_id", not_null={"night_id", "number", "created_at"},
+        foreign_keys=[("game_id", "games", "id"), ("night_id", "nights", "id")])
+    db["night_tables"].create_index(["night_id", "number"], unique=True)
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

@@ -255,6 +255,17 @@
     update();
   }
 
+  // A club night's form: a partner's field only for teams.
+  var nightForm = document.querySelector(".night-form");
+  if (nightForm) {
+    var follow = function () {
+      var checked = nightForm.querySelector("input[name=players]:checked");
+      nightForm.classList.toggle("teams", !!checked && checked.value === "4");
+    };
+    nightForm.addEventListener("change", follow);
+    follow();
+  }
+
   // A choice that reloads its form (the new game's preset): no extra tap.
   document.addEventListener("change", function (event) {
     var target = event.target.closest("select[data-autosubmit]");

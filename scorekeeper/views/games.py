@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
-from .. import games, players, presets, rule_texts
+from .. import games, nights, players, presets, rule_texts
 from ..clock import utc_now
 from ..db import get_db
 from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
@@ -212,9 +212,11 @@ def new():
     available = presets.all_presets(db)
     form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
     form.preset.choices = [SelectChoice(name) for name in available]
+    # A table of a club night: the night's rules unless another preset is chosen.
+    night = nights.get(db, request.values.get("night", ""))
     chosen = request.values.get("preset")
     if chosen not in available:
-        chosen = presets.default_name(db)
+        chosen = night.preset if night and night.preset in available else presets.default_name(db)
     if request.method == "GET":
         names = _last_names()
         args = MultiDict(request.args)
@@ -224,7 +226,7 @@ def new():
             field.data = args.get(field.name, names[index])[:40]
         for name in NAME_FIELDS[3:]:
             form[name].data = args.get(name, "")[:40]
-        form.players.data = request.args.get("players", "2")
+        form.players.data = request.args.get("players", str(night.players) if night else "2")
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
         fill(form, available[chosen])
@@ -241,7 +243,11 @@ def new():
         if partners is not None:
             body["partners"] = partners
         try:
-            game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
+            if night is not None:
+                game = nights.start_table(db, night, body, f"new:{form.token.data}", utc_now(),
+                                          available)
+            else:
+                game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
         except ScoringError as error:
             form.form_errors.append(error.sentence(gettext))
         else:
@@ -249,5 +255,5 @@ def new():
     status = 400 if form.errors or form.form_errors else 200
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
-        summary=rule_texts.summary(available[chosen]), recent=players.recent(db),
+        summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
     ), status

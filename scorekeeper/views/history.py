@@ -83,8 +83,11 @@ def index():
         page = history.games_page(db, page_number(request.args), name, person=person and person.id)
     except history.NoSuchPage as error:
         return no_such_page(error.pages)
+    from .. import nights
+
     return render_template("history/list.html", page=page, name=name, person=person,
-                           names=history.known_names(db))
+                           names=history.known_names(db),
+                           nights_of=nights.night_of_games(db, [line.id for line in page.lines]))
 
 
 def _person_filter(args: MultiDict):
