@@ -181,13 +181,13 @@ def ratings(db: sqlite_utils.Database) -> None:
     db["rated_games"].create_index(["counted", "rated_at", "game_id"])
     db["rating_steps"].create(
         {"game_id": str, "person": int, "rated_at": str, "mu": float, "sigma": float,
-         "games": int}, pk=("game_id", "person"),
-        not_null={"rated_at", "mu", "sigma", "games"})
+         "games": int, "wins": int},  # games and wins so far: the roster reads them
+        pk=("game_id", "person"), not_null={"rated_at", "mu", "sigma", "games", "wins"})
     db["rating_steps"].create_index(["person", "rated_at", "game_id"])
     db["rating_steps"].create_index(["rated_at", "game_id"])
     db["person_ratings"].create(
-        {"person": int, "mu": float, "sigma": float, "games": int}, pk="person",
-        not_null={"mu", "sigma", "games"})
+        {"person": int, "mu": float, "sigma": float, "games": int, "wins": int}, pk="person",
+        not_null={"mu", "sigma", "games", "wins"})
     db["person_ratings"].create_index(["games"])
     db.execute("INSERT INTO rated_games (game_id, rated_at, counted)"
                " SELECT id, coalesce(last_event_at, updated_at), deleted_at IS NULL"

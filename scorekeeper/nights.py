@@ -137,7 +137,7 @@ def standings(db: sqlite_utils.Database, night: Night) -> tuple[list[Standing], 
         " group_concat(st.person, ',') FROM night_tables t"
         " JOIN game_sides gs ON gs.game_id = t.game_id"
         " JOIN seats st ON st.game_id = gs.game_id AND st.side = gs.side"
-        " WHERE t.night_id = ? AND gs.counted = 1 GROUP BY gs.game_id, gs.side", [night.id])
+        " WHERE t.night_id = ? AND +gs.counted = 1 GROUP BY gs.game_id, gs.side", [night.id])
     totals: dict[tuple[int, ...], list] = {}
     for _, _, won, margin, name, people in rows:
         key = tuple(sorted(int(p) for p in people.split(",")))

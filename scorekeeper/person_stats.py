@@ -18,7 +18,7 @@ from .tally import COUNTS
 ROSTER_PAGE = 50
 # A person's counted sides: their seat, and their side's summary row.
 SIDES = ("FROM seats st JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
-         " WHERE st.person = ? AND gs.counted = 1")
+         " WHERE st.person = ? AND +gs.counted = 1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,17 +79,17 @@ def _names(db) -> dict[int, str]:
 
 def roster(db: sqlite_utils.Database, number: int = 1) -> Roster:
     """Page `number` of the people (merged entries are their person's), most
-    games first."""
-    people = [Player(*row) for row in db.execute(
-        f"SELECT {COLUMNS} FROM players WHERE merged_into IS NULL")]
-    totals = {person: (played, won) for person, played, won in db.execute(
-        "SELECT st.person, count(*), sum(gs.won) FROM seats st JOIN game_sides gs"
-        " ON gs.game_id = st.game_id AND gs.side = st.side WHERE gs.counted = 1"
-        " GROUP BY st.person")}
-    lines = [(p, Line(p.id, p.name, *totals.get(p.id, (0, 0)))) for p in people]
-    lines.sort(key=lambda item: (-item[1].played, -item[1].won, item[0].name.casefold()))
-    start = (number - 1) * ROSTER_PAGE
-    return Roster(lines[start:start + ROSTER_PAGE], number, len(lines))
+    games first. The games and wins are the ratings' (ratings.py keeps them
+    at write time): every finished game outside the bin is rated."""
+    count = db.execute("SELECT count(*) FROM players WHERE merged_into IS NULL").fetchone()[0]
+    cursor = db.execute(
+        f"SELECT {', '.join('p.' + c.strip() for c in COLUMNS.split(','))},"
+        " coalesce(r.games, 0), coalesce(r.wins, 0) FROM players p"
+        " LEFT JOIN person_ratings r ON r.person = p.id WHERE p.merged_into IS NULL"
+        " ORDER BY coalesce(r.games, 0) DESC, coalesce(r.wins, 0) DESC, p.name_key"
+        " LIMIT ? OFFSET ?", [ROSTER_PAGE, (number - 1) * ROSTER_PAGE])
+    people = [(Player(*row[:6]), Line(row[0], row[1], row[6], row[7])) for row in cursor]
+    return Roster(people, number, count)
 
 
 def person(db: sqlite_utils.Database, player: Player) -> Person:
@@ -103,13 +103,13 @@ def person(db: sqlite_utils.Database, player: Player) -> Person:
         "SELECT o.person, count(*), sum(gs.won), avg(gs.margin) FROM seats st"
         " JOIN seats o ON o.game_id = st.game_id AND o.side = st.side AND o.person != st.person"
         " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
-        " WHERE st.person = ? AND gs.counted = 1 GROUP BY o.person"
+        " WHERE st.person = ? AND +gs.counted = 1 GROUP BY o.person"
         " ORDER BY sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10", [player.person])]
     opponents = [Line(p, names.get(p, "?"), n, w) for p, n, w in db.execute(
         "SELECT o.person, count(*), sum(gs.won) FROM seats st"
         " JOIN seats o ON o.game_id = st.game_id AND o.side != st.side"
         " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
-        " WHERE st.person = ? AND gs.counted = 1 GROUP BY o.person"
+        " WHERE st.person = ? AND +gs.counted = 1 GROUP BY o.person"
         " ORDER BY count(*) - sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
         [player.person])]
     return Person(player, record, dict(zip(COUNTS, row[3:])), partners, opponents)
@@ -121,7 +121,7 @@ def pair(db: sqlite_utils.Database, first: Player, second: Player, recent: int =
     joined = ("FROM seats x JOIN seats y ON y.game_id = x.game_id AND y.person = ?"
               " JOIN game_sides gs ON gs.game_id = x.game_id AND gs.side = x.side"
               " JOIN game_sides hs ON hs.game_id = y.game_id AND hs.side = y.side"
-              " WHERE x.person = ? AND gs.counted = 1")
+              " WHERE x.person = ? AND +gs.counted = 1")
     together = db.execute(f"SELECT count(*), coalesce(sum(gs.won), 0), coalesce(avg(gs.margin),"
                           f" 0) {joined} AND x.side = y.side", [b, a]).fetchone()
     against = db.execute(f"SELECT count(*), coalesce(sum(gs.won), 0), coalesce(sum(hs.won), 0)"

@@ -37,6 +37,7 @@ class Rating:
     mu: float
     sigma: float
     games: int
+    wins: int = 0
 
     @property
     def conservative(self) -> float:
@@ -76,7 +77,7 @@ def _latest(db, key: tuple[str, str], game_id: str) -> bool:
 
 
 def _current(db, person: int) -> Rating | None:
-    row = db.execute("SELECT mu, sigma, games FROM person_ratings WHERE person = ?",
+    row = db.execute("SELECT mu, sigma, games, wins FROM person_ratings WHERE person = ?",
                      [person]).fetchone()
     return None if row is None else Rating(*row)
 
@@ -107,19 +108,22 @@ def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], li
     return games
 
 
-def _apply(db, game, current: dict[int, Rating | None]) -> None:
-    """Rate one game from `current` (updated in place) and keep its steps."""
+def _apply(game, current: dict[int, Rating | None], rows: list[tuple]) -> None:
+    """Rate one game from `current` (updated in place); its steps go to `rows`."""
     game_id, rated_at, sides, scores, winner = game
     default = Rating(MODEL.mu, MODEL.sigma, 0)
     teams = [[current.get(p) or default for p in people] for people in sides]
     rated = _rate(teams, _ranks(scores, winner))
-    rows = []
-    for people, before, after in zip(sides, teams, rated):
+    for side, (people, before, after) in enumerate(zip(sides, teams, rated)):
         for person, old, (mu, sigma) in zip(people, before, after):
-            current[person] = Rating(mu, sigma, old.games + 1)
-            rows.append((game_id, person, rated_at, mu, sigma, old.games + 1))
-    db.conn.executemany("INSERT INTO rating_steps (game_id, person, rated_at, mu, sigma, games)"
-                        " VALUES (?, ?, ?, ?, ?, ?)", rows)
+            now = Rating(mu, sigma, old.games + 1, old.wins + (side == winner))
+            current[person] = now
+            rows.append((game_id, person, rated_at, mu, sigma, now.games, now.wins))
+
+
+def _keep(db, rows: list[tuple]) -> None:
+    db.conn.executemany("INSERT INTO rating_steps (game_id, person, rated_at, mu, sigma, games,"
+                        " wins) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
 
 def _save(db, current: dict[int, Rating | None]) -> None:
@@ -127,8 +131,9 @@ def _save(db, current: dict[int, Rating | None]) -> None:
         if rating is None:
             db.execute("DELETE FROM person_ratings WHERE person = ?", [person])
         else:
-            db.execute("INSERT OR REPLACE INTO person_ratings (person, mu, sigma, games)"
-                       " VALUES (?, ?, ?, ?)", [person, rating.mu, rating.sigma, rating.games])
+            db.execute("INSERT OR REPLACE INTO person_ratings (person, mu, sigma, games, wins)"
+                       " VALUES (?, ?, ?, ?, ?)",
+                       [person, rating.mu, rating.sigma, rating.games, rating.wins])
 
 
 def rerate_from(db: sqlite_utils.Database, key: tuple[str, str]) -> int:
@@ -141,11 +146,13 @@ def rerate_from(db: sqlite_utils.Database, key: tuple[str, str]) -> int:
     affected |= {p for game in later for people in game[2] for p in people}
     current: dict[int, Rating | None] = {}
     for person in affected:
-        row = db.execute("SELECT mu, sigma, games FROM rating_steps WHERE person = ?"
+        row = db.execute("SELECT mu, sigma, games, wins FROM rating_steps WHERE person = ?"
                          " ORDER BY rated_at DESC, game_id DESC LIMIT 1", [person]).fetchone()
         current[person] = None if row is None else Rating(*row)
+    rows: list[tuple] = []
     for game in later:
-        _apply(db, game, current)
+        _apply(game, current, rows)
+    _keep(db, rows)
     _save(db, current)
     return len(later)
 
@@ -187,7 +194,9 @@ def _rate_latest(db, key: tuple[str, str]) -> None:
     if not games:
         return
     current = {p: _current(db, p) for people in games[0][2] for p in people}
-    _apply(db, games[0], current)
+    rows: list[tuple] = []
+    _apply(games[0], current, rows)
+    _keep(db, rows)
     _save(db, current)
 
 
@@ -251,18 +260,17 @@ def of_person(db: sqlite_utils.Database, person: int) -> Rating | None:
 
 def history(db: sqlite_utils.Database, person: int) -> list[Rating]:
     """A person's rating after each of their rated games, oldest first."""
-    cursor = db.execute("SELECT mu, sigma, games FROM rating_steps WHERE person = ?"
+    cursor = db.execute("SELECT mu, sigma, games, wins FROM rating_steps WHERE person = ?"
                         " ORDER BY rated_at, game_id", [person])
     return [Rating(*row) for row in cursor]
 
 
 def ranking(db: sqlite_utils.Database, min_games: int = MIN_GAMES,
-            limit: int = 50) -> list[Ranked]:
+            limit: int = 20) -> list[Ranked]:
     """The people with `min_games` rated games at least, by the conservative
     figure (mean − 3σ): a newcomer's lucky streak does not top the table."""
     cursor = db.execute(
-        "SELECT r.person, p.name, r.mu, r.sigma, r.games FROM person_ratings r"
+        "SELECT r.person, p.name, r.mu, r.sigma, r.games, r.wins FROM person_ratings r"
         " JOIN players p ON p.id = r.person WHERE r.games >= ?"
         f" ORDER BY r.mu - {Z} * r.sigma DESC, p.name_key LIMIT ?", [min_games, limit])
-    return [Ranked(person, name, Rating(mu, sigma, games))
-            for person, name, mu, sigma, games in cursor]
+    return [Ranked(person, name, Rating(*figures)) for person, name, *figures in cursor]

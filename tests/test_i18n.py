@@ -164,6 +164,13 @@ def pattern_of(text: str, python_format: bool) -> re.Pattern | None:
         return None
     literal = [r"\s+".join(re.escape(w) for w in part.split(" ")) for part in parts]
     body = ".+?".join(literal)
+    # A leading or trailing placeholder only asks for a character there: the
+    # same match as ".+?", without trying every start of a long text (that
+    # made this check quadratic in the pages' and catalogs' length).
+    if len(parts) > 1 and parts[0] == "":
+        body = "(?<=.)" + body[len(".+?"):]
+    if len(parts) > 1 and parts[-1] == "":
+        body = body[: -len(".+?")] + "(?=.)"
     start = r"(?<!\w)" if re.match(r"\w", text) else ""
     end = r"(?!\w)" if re.search(r"\w$", text) else ""
     return re.compile(start + body + end)

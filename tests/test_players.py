@@ -71,7 +71,7 @@ def test_a_four_player_game_seats_two_partners_per_side(api, app):
     ({"sides": ["A", "B"], "partners": [[""], []]}, "1 to 40 characters"),
 ])
 def test_bad_partners_are_refused_and_nothing_is_written(api, app, body, sentence):
-    response = api.post("/api/games", body)
+    response = api.post("/api/games", body, headers={"Accept-Language": "en"})
     assert response.status_code == 400 and sentence in response.get_json()["error"]
     with sqlite3.connect(app.config["DATABASE"]) as conn:
         assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
