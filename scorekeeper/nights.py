@@ -159,8 +159,9 @@ def standings(db: sqlite_utils.Database, night: Night) -> tuple[list[Standing], 
         places.append(Standing(places[-1].place if same else index + 1, label, played, won,
                                margin))
     for wins in dict.fromkeys(s.won for s in places):
-        group = [s for s in places if s.won == wins]
-        if len(group) < 2 or not any(s.played for s in group):
+        # Who has not played yet ties with nobody: nothing to explain there.
+        group = [s for s in places if s.won == wins and s.played]
+        if len(group) < 2:
             continue
         for margin in dict.fromkeys(s.margin for s in group):
             shared = [s for s in group if s.margin == margin]

@@ -104,8 +104,8 @@ def test_the_standings_are_wins_then_margin_and_the_ties_are_explained(english, 
     finish(api, second, 0, 34)  # the other table's winner by 34
     page = text(english.get(f"/nights/{night}").get_data(as_text=True))
     one, two = sides[first][0], sides[second][0]
-    assert re.search(rf"1 {one} 1 1 \+40\.0 2 {two} 1 1 \+34\.0", page), page
-    assert f"{one}, {two} have 1 win each: the margin decides ({one} +40.0, {two} +34.0)." in page
+    assert re.search(rf"1 {one} 1 1 \+40 2 {two} 1 1 \+34", page), page
+    assert f"{one}, {two} have 1 win each: the margin decides ({one} +40, {two} +34)." in page
     # The losers are level on wins and margin? No: −40 and −34. A shared place needs both equal.
     db = sqlite3.connect(app.config["DATABASE"])
     places, ties = nights.standings(_store(app), nights.get(_store(app), night))
@@ -133,7 +133,7 @@ def test_equal_wins_and_margin_share_a_place(app, api, english):
     assert [(t.kind, t.labels) for t in ties] == [("shared", ["Karim", "Omar"]),
                                                   ("shared", ["Ali", "Nadia"])]
     page = text(english.get(f"/nights/{night}").get_data(as_text=True))
-    assert "Karim, Omar share place 1: 1 win each and the same margin (+40.0)." in page
+    assert "Karim, Omar share place 1: 1 win each and the same margin (+40)." in page
 
 
 def test_the_big_screen_needs_the_owners_screen_link_and_can_read_only(client, app, api):
@@ -205,7 +205,7 @@ def test_a_night_is_exported_with_its_games_and_imported(english, app, api, tmp_
     assert response.status_code == 200, response.get_json()
     assert fresh.post("/api/games/import", json=document).get_json()["skipped"] == [game_id]
     page = text(fresh.get(f"/nights/{night}").get_data(as_text=True))
-    assert "Friday club" in page and re.search(r"1 Ali & Omar 1 1 \+", page)
+    assert "Friday club" in page and re.search(r"1 Ali & Omar 1 1 \+40", page)
 
 
 def test_an_old_export_still_imports_its_sides_seated_by_name(client, api, tmp_path):

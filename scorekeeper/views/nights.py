@@ -177,9 +177,13 @@ def screen_data(night_id: str):
 
 @bp.app_template_global("tie_margins")
 def tie_margins(tie: nights.Tie) -> str:
-    from .stats import signed
+    return names_list([f"{label} {signed_whole(m)}" for label, m in zip(tie.labels, tie.margins)])
 
-    return names_list([f"{label} {signed(margin)}" for label, margin in zip(tie.labels, tie.margins)])
+
+@bp.app_template_filter("signed_whole")
+def signed_whole(number: int) -> str:
+    """A margin in points: +12, −5, 0 (a real minus sign)."""
+    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
 
 
 @bp.app_template_filter("names_list")
