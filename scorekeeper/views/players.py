@@ -12,7 +12,7 @@ from ..forms import one_time_token
 from ..history_forms import ConfirmForm, MergeForm, PlayerForm
 from ..rules.errors import N_, ScoringError
 from .history import no_such_page, page_number
-from .stats import decimal, gain_name
+from .stats import gains_bars
 
 bp = Blueprint("players", __name__)
 
@@ -48,10 +48,7 @@ def show(player_id: int):
     if entry.merged:
         return redirect(url_for("players.show", player_id=entry.person), 303)
     found = person_stats.person(db, entry)
-    gains_chart = charts.bar_chart(
-        [(gain_name(kind), found.per_game(kind), decimal(found.per_game(kind)))
-         for kind in tally.COUNTS if found.counts[kind]])
-    gains_desc = ", ".join(f"{bar.label} {bar.text}" for bar in gains_chart.bars)
+    gains_chart, gains_desc = gains_bars(found)
     others = [p for p in players.people(db) if p.id != entry.id]
     return render_template(
         "players/show.html", entry=entry, found=found, COUNTS=tally.COUNTS,

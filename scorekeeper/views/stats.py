@@ -52,6 +52,12 @@ def _bars(rows: list[tuple[str, float, str]], scale: float | None = None):
     return chart, ", ".join(f"{label} {text}" for label, _, text in rows)
 
 
+def gains_bars(gains):
+    """The chart of each kind of gain per game (a name's, a person's)."""
+    return _bars([(gain_name(kind), gains.per_game(kind), decimal(gains.per_game(kind)))
+                  for kind in tally.COUNTS if gains.counts[kind]])
+
+
 @bp.get("/stats")
 def index():
     db = get_db()
@@ -67,9 +73,7 @@ def index():
         [(r.name, r.win_rate, percent(r.win_rate)) for r in board.records[:10]], scale=1.0)
     gains_chart = gains_desc = None
     if player is not None:
-        gains_chart, gains_desc = _bars(
-            [(gain_name(kind), player.per_game(kind), decimal(player.per_game(kind)))
-             for kind in tally.COUNTS if player.counts[kind]])
+        gains_chart, gains_desc = gains_bars(player)
     return render_template(
         "stats/index.html", board=board, name=name, player=player, first=first,
         second=second, pair=pair, names=history.known_names(db), COUNTS=tally.COUNTS,
