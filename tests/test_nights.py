@@ -245,3 +245,16 @@ def test_a_bad_night_gets_a_sentence_and_writes_nothing(english, app, fields, sa
                                      "/nights/abcdefghjk/round", "/nights/abcdefghjk/screen.json"])
 def test_unknown_nights_are_404(client, address):
     assert client.get(address).status_code == 404
+
+
+def test_a_rematch_at_a_night_is_its_next_table(english, app, api):
+    night = start_night(english)
+    game = nights.start_table(_store(app), nights.get(_store(app), night),
+                              {"sides": ["Karim", "Ali"]}, None, "2026-12-04T20:00:00+00:00")
+    finish(api, game.id, 0)
+    over = english.get(f"/games/{game.id}").get_data(as_text=True)
+    assert f'href="/nights/{night}">Back to the night' in over
+    response = press(english, f"/games/{game.id}", "rematch")
+    assert response.status_code == 303
+    assert len(night_games(app, night)) == 2
+    assert response.headers["Location"].endswith(night_games(app, night)[1])

@@ -83,6 +83,9 @@ def render_board(
         rematch_form=PlayForm(formdata=None, token=one_time_token()),
         back=request.query_string.decode(errors="replace")[:300] if args is request.args else "",
         error=error,
+        # Once over, a club night's table leads back to its night (no query before that).
+        night=nights.night_of_games(get_db(), [game.id]).get(game.id)
+        if game.state.finished else None,
         **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
@@ -161,7 +164,12 @@ def rematch(game_id: str):
         "first_dealer": (setup.first_dealer + 1) % setup.side_count,
         "partners": players.seat_names(get_db(), game_id, setup.side_count),
     }
-    game, _ = games.create(get_db(), body, f"rematch:{form.token.data}", utc_now())
+    night = nights.night_of_games(get_db(), [game_id]).get(game_id)
+    if night is not None:  # at a club night, the rematch is the night's next table
+        game = nights.start_table(get_db(), night, body, f"rematch:{form.token.data}", utc_now(),
+                                  presets.all_presets(get_db()))
+    else:
+        game, _ = games.create(get_db(), body, f"rematch:{form.token.data}", utc_now())
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 
