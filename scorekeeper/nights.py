@@ -147,10 +147,11 @@ def standings(db: sqlite_utils.Database, night: Night) -> tuple[list[Standing], 
         entry[3] += margin
     names = {}
     for entrant in night.entrants:  # an entrant is known by its people, labelled by its names
-        key = tuple(sorted(p.person for p in (players.by_name(db, n) for n in entrant) if p))
-        if len(key) == len(entrant):
-            names[key] = _label(entrant)
-            totals.setdefault(key, [names[key], 0, 0, 0])
+        found = [players.by_name(db, n) for n in entrant]
+        key = tuple(sorted(p.person for p in found)) if all(found) else (
+            ("not yet seated",) + tuple(players.name_key(n) for n in entrant))
+        names[key] = _label(entrant)
+        totals.setdefault(key, [names[key], 0, 0, 0])
     ordered = sorted(((names.get(k, v[0]), *v[1:]) for k, v in totals.items()),
                      key=lambda r: (-r[2], -r[3], r[0].casefold()))
     places, ties = [], []

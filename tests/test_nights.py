@@ -67,6 +67,10 @@ def test_a_round_opens_every_table_at_once_and_only_once(english, app, api):
                                        ("Sara", "Mehdi")])
     page = text(english.get(f"/nights/{night}").get_data(as_text=True))
     assert "Next round (1 of 3)" in page
+    # Every entrant is in the standings before playing, new players included.
+    standings = page[page.index("Standings"):page.index("Tables")]
+    for team in ("Karim & Salma", "Ali & Omar", "Nadia & Leila", "Sara & Mehdi"):
+        assert f"1 {team} 0 0 0" in standings, standings
     proposal = english.get(f"/nights/{night}/round").get_data(as_text=True)
     form = next(f for f in forms_of(proposal) if f.method == "post")
     assert submit(english, form).status_code == 303
