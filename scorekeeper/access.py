@@ -84,11 +84,11 @@ def guard():
     """Before every request: let the table in, keep everybody else out."""
     if is_local(request.remote_addr) or request.endpoint == "static":
         return None
-    if screen_access.allows(request):  # a club night's read-only screen link (issue 15)
-        return None
     app = current_app
     expected = cookie_value(access_key(app), app.config["SECRET_KEY"])
     if hmac.compare_digest(request.cookies.get(COOKIE, ""), expected):
+        return None
+    if screen_access.allows(request):  # a club night's read-only screen link (issue 15)
         return None
     offered = request.args.get("key")
     if offered is None:

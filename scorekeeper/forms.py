@@ -56,20 +56,19 @@ class NewGameForm(TokenForm):
         DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
     name2 = StringField(_l("Third side (3 players)"), validators=[
         Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    # With four players: each side's two partners (players.py) and its label,
-    # which defaults to "Karim & Salma"; without partners the side's name is used.
-    p0a = StringField(_l("First side, first player"), validators=[
+    # With four players: each side's two partners (players.py). The side's
+    # name then defaults to "Karim & Salma": unless the scorer changed the name
+    # the page offered (given0/given1), which stays.
+    p0a = StringField(_l("Team 1, player 1"), validators=[
         Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    p0b = StringField(_l("First side, second player"), validators=[
+    p0b = StringField(_l("Team 1, player 2"), validators=[
         Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    p1a = StringField(_l("Second side, first player"), validators=[
+    p1a = StringField(_l("Team 2, player 1"), validators=[
         Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    p1b = StringField(_l("Second side, second player"), validators=[
+    p1b = StringField(_l("Team 2, player 2"), validators=[
         Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    team0 = StringField(_l("First team's name (optional)"), validators=[
-        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    team1 = StringField(_l("Second team's name (optional)"), validators=[
-        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    given0 = HiddenField(validators=[Optional(), Length(max=NAME_LENGTH)])
+    given1 = HiddenField(validators=[Optional(), Length(max=NAME_LENGTH)])
     preset = SelectField(_l("Rules"), default="appli")
     first_dealer = RadioField(
         _l("First dealer"), choices=[SelectChoice(str(n), str(n + 1)) for n in range(3)], default="0"

@@ -28,7 +28,11 @@ def migrate(app: Flask) -> None:
     )
     try:
         migrations.migrate(connection)
-        ratings.rebuild_if_stale(connection)  # derived data a migration left to rebuild
+        try:
+            ratings.rebuild_if_stale(connection)  # derived data a migration left to rebuild
+        except sqlite3.OperationalError as error:  # a read-only store: the scores still show
+            app.logger.warning("The ratings are not rebuilt yet (%s): they will be at the next "
+                               "start on a writable store.", _reason(error))
     finally:
         connection.close()
 

@@ -81,9 +81,12 @@ def test_bad_partners_are_refused_and_nothing_is_written(api, app, body, sentenc
 def test_the_new_game_page_names_a_team_after_its_partners(english, app):
     html = english.get("/games/new").get_data(as_text=True)
     form = next(f for f in forms_of(html) if f.method == "post")
+    given = dict(form.fields)
+    # Side 1: partners and the name the page offered, so "Karim & Salma"; side 2:
+    # a name of its own typed, no partners.
     response = submit(english, form, extra={
-        "players": "4", "name0": "Us", "name1": "Them", "p0a": "Karim", "p0b": "Salma",
-        "p1a": "", "p1b": "", "team1": "Les As"})
+        "players": "4", "name0": given["given0"], "name1": "Les As", "p0a": "Karim",
+        "p0b": "Salma", "p1a": "", "p1b": ""})
     assert response.status_code == 303
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     state = english.get(f"/api/games/{game_id}").get_json()

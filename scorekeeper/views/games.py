@@ -181,7 +181,7 @@ def _last_names() -> list[str]:
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)
-NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b", "team0", "team1")
+NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b")
 PARTNER_FIELDS = (("p0a", "p0b"), ("p1a", "p1b"))
 
 
@@ -194,7 +194,8 @@ def _picked(args: MultiDict) -> dict[str, str]:
 
 def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
     """The sides' labels and, with four players, each side's partners: a
-    team's label is its own name, else "Karim & Salma", else the side's name."""
+    side with partners is "Karim & Salma", unless the scorer changed the name
+    the page offered for it."""
     players_count = int(form.players.data)
     names = [form.name0.data, form.name1.data]
     if players_count == 3:
@@ -204,8 +205,8 @@ def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
     partners, labels = [], []
     for side, fields in enumerate(PARTNER_FIELDS):
         seated = [form[f].data.strip() for f in fields if (form[f].data or "").strip()]
-        team = (form[f"team{side}"].data or "").strip()
-        label = team or " & ".join(seated) or names[side]
+        typed = names[side].strip() != (form[f"given{side}"].data or "").strip()
+        label = names[side] if typed or not seated else " & ".join(seated)
         labels.append(label if len(label) <= 40 else label[:39] + "…")
         partners.append(seated)
     return labels, partners
@@ -234,6 +235,7 @@ def new():
             field.data = args.get(field.name, names[index])[:40]
         for name in NAME_FIELDS[3:]:
             form[name].data = args.get(name, "")[:40]
+        form.given0.data, form.given1.data = form.name0.data, form.name1.data
         form.players.data = request.args.get("players", str(night.players) if night else "2")
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
