@@ -58,6 +58,8 @@ def _player(row) -> Player:
 
 
 def get(db: sqlite_utils.Database, player_id: int) -> Player | None:
+    if not 0 < player_id < 2**63:  # past SQLite's integers: no such player, not an error
+        return None
     row = db.execute(f"SELECT {COLUMNS} FROM players WHERE id = ?", [player_id]).fetchone()
     return None if row is None else _player(row)
 

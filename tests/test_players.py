@@ -211,6 +211,8 @@ def test_the_roster_lists_people_most_games_first(english, api):
 @pytest.mark.parametrize("address, status", [
     ("/players/999", 404), ("/players/1/merge?into=x", 404), ("/players/1/pair?with=", 404),
     ("/players?page=0", 400), ("/games?player=x", 400), ("/games?player=999", 400),
+    ("/players/" + "9" * 30, 404), ("/players/" + "9" * 30 + "/edit", 404),
+    ("/players/1/pair?with=" + "9" * 9, 404),
 ])
 def test_bad_player_addresses_get_a_clear_4xx(english, api, address, status):
     api.new_game(sides=["Karim", "Ali"])
