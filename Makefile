@@ -1,36 +1,46 @@
 # The two commands of the README: `make run` and `make test`. Each sets up
 # what it needs on first use (the virtual environment, Chromium for the
 # browser tests, the compiled translations), so a fresh machine needs nothing else.
+# `make run` installs the app's own dependencies only, all pure Python: it
+# works where there is no compiler and no Chromium, as on a phone (Termux).
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
-STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+VERSION := $(shell cksum pyproject.toml | cut -d' ' -f1)
+RUN_STAMP := $(VENV)/.run-$(VERSION)
+TEST_STAMP := $(VENV)/.test-$(VERSION)
 
 .PHONY: run test bench chromium translations clean
 
-run: $(STAMP) translations
+run: $(RUN_STAMP) translations
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
 
-test: $(STAMP) chromium translations
+test: $(TEST_STAMP) chromium translations
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 # Issue 7's measurements at full sizes: writes bench/results.json and the table
 # of docs/PERFORMANCE.md (a few minutes; `make test` runs them at tiny sizes).
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 # The .po sources are compiled on every run; the .mo files are not committed.
-translations: $(STAMP)
+translations: $(RUN_STAMP)
 	@$(BIN)/pybabel compile -d translations 2>&1 | grep -v '^compiling' || true
 
-$(STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	rm -f $(VENV)/.run-* $(VENV)/.installed-*
+	touch $@
+
+# The test tools (Playwright among them, which needs a browser) on top.
+$(TEST_STAMP): $(RUN_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	rm -f $(VENV)/.installed-*
+	rm -f $(VENV)/.test-*
 	touch $@
 
 # Debian's Chromium for the Playwright tests (no browser download: no internet here).

@@ -32,6 +32,11 @@ class PlayForm(TokenForm):
 
     move = HiddenField(validators=[DataRequired(), Length(max=60)])
     back = HiddenField(validators=[Optional(), Length(max=300)])
+    # Sent by the page's outbox with a tap that waited for the server: the
+    # version the tap was made on, so that it is refused, not applied blindly,
+    # if another phone has changed the game since. A live tap carries none
+    # (two phones' taps at once are both kept).
+    expected_version = IntegerField(validators=[Optional(), NumberRange(min=0)])
 
 
 class UndoForm(TokenForm):

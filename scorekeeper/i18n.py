@@ -2,6 +2,7 @@
 the browser's Accept-Language, then French. A ?lang= choice is kept in a
 cookie, so the switcher works without JavaScript."""
 
+from itertools import chain
 from urllib.parse import urlencode
 
 from flask import Flask, Response, request
@@ -38,6 +39,17 @@ def language_links() -> list[dict]:
     ]
 
 
+def plural_samples() -> list[tuple[str, int]]:
+    """One number of each CLDR plural category of the page's language, for a
+    plural text that the page's script fills with a count: it picks the form
+    with Intl.PluralRules, which names the same CLDR categories."""
+    rule = get_locale().plural_form
+    samples: dict[str, int] = {}
+    for number in chain(range(200), (1_000_000,)):
+        samples.setdefault(rule(number), number)
+    return sorted(samples.items())
+
+
 def remember_choice(response: Response) -> Response:
     """`?lang=xx` on any address: keep the choice for the next pages."""
     choice = request.args.get("lang")
@@ -57,4 +69,4 @@ def init_app(app: Flask) -> None:
     def language_context():
         language = str(get_locale() or DEFAULT_LANGUAGE)
         return {"language": language, "direction": text_direction(language),
-                "language_links": language_links}
+                "language_links": language_links, "plural_samples": plural_samples}

@@ -11,6 +11,16 @@ from waitress import serve
 from . import create_app
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+# Browsers grant what makes the board a phone app (the Wake Lock API,
+# installing it, a service worker) to secure contexts only: https, or the
+# server on the phone itself. Plain http on the local network is neither.
+PLAIN_HTTP_NOTE = (
+    "Over the local network this is plain http, which a phone's browser does not treat as "
+    "secure: the board works (taps made while the Wi-Fi drops wait and are sent once it is "
+    "back, and a silent video keeps the screen on), but the app cannot be installed and the "
+    "browser's own screen lock is unavailable. For those, run the server on the phone itself "
+    "and open http://127.0.0.1:5000/ there (README: \"One phone, no Wi-Fi\")."
+)
 
 
 def lan_address() -> str | None:
@@ -40,6 +50,7 @@ def main() -> None:
             print(f"On a phone on the same network: {url}", flush=True)
             print(f"(access key: {app.config['ACCESS_KEY']})", flush=True)
             segno.make(url, error="m").terminal(compact=True)
+        print(PLAIN_HTTP_NOTE, flush=True)
     serve(app, host=host, port=port, threads=8)
 
 

@@ -1,16 +1,25 @@
 // Progressive enhancement of the pages, which all work without it:
-// a tap updates the board in place (no reload), with a haptic tick; the
-// screen stays awake while a game is open; changes made on another phone
-// show up within two seconds. Every action stays a form POST: its one-time
-// token makes a retry after a network failure safe.
+// a tap updates the board in place (no reload), with a haptic tick; changes
+// made on another phone show up within two seconds. Every action stays a
+// form POST: its one-time token makes a retry after a network failure safe.
+// Three parts, each its own function scope: the board (here), the outbox
+// (taps kept while the server is away) and the screen kept awake, further
+// down. They meet only through window.Ronda (the "Hooks" below).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
 
   var POLL_MS = 1500;
+  var POLL_TIMEOUT_MS = 5000;  // a dropped Wi-Fi can leave a request hanging for minutes
   var RETRIES = [400, 1200, 3000];
   var busy = 0;
   var queue = Promise.resolve();
+
+  // Hooks: what the outbox and the screen-awake parts are given of the board
+  // (ronda.board) and what they tell it (ronda.outbox, ronda.link). The other
+  // parts fill theirs in when their script runs.
+  var ronda = window.Ronda = window.Ronda || {};
+  ronda.afterSwap = ronda.afterSwap || [];  // called once the server's board is in place
 
   function board() { return document.getElementById("board"); }
 
@@ -88,6 +97,7 @@
       var field = document.getElementById(focused);
       if (field) { field.focus(); }
     }
+    ronda.afterSwap.forEach(function (hook) { hook(); });
   }
 
   // A tap that changes the score shows the new score at once, marked as not
@@ -117,10 +127,20 @@
 
   function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
+  // fetch, given up after `ms` (where the browser can abort a request).
+  function fetchWithin(url, options, ms) {
+    if (!window.AbortController) { return fetch(url, options); }
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, ms);
+    options.signal = controller.signal;
+    return fetch(url, options).finally(function () { clearTimeout(timer); });
+  }
+
   function request(url, options, attempt, putBack) {
     options.headers = { "X-Board": "1" };
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
+      if (ronda.link) { ronda.link.reached(); }
       return response.text().then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
         if (!page.getElementById("board")) {
@@ -136,14 +156,14 @@
       });
     }, function () {
       // No answer: send the very same form again; its token makes it count once.
-      if (attempt < RETRIES.length) {
+      var lost = ronda.link && ronda.link.lost();
+      if (attempt < RETRIES.length && !lost) {
         return wait(RETRIES[attempt]).then(function () {
           return request(url, options, attempt + 1, putBack);
         });
       }
       if (putBack) { putBack(); }
-      var current = board();
-      showError(current ? current.dataset.offline : "");
+      if (ronda.link) { ronda.link.unreachable(); }
     });
   }
 
@@ -156,15 +176,19 @@
   // Taps run one after the other, in the order they were made. A tap whose
   // new score is already shown is sent once that score is painted: starting
   // a request costs a slow phone a few milliseconds that would delay it.
-  function enqueue(url, options, putBack) {
+  function run(task) {
     busy += 1;
+    // A task that fails must not stop the ones after it.
+    queue = queue.then(task).catch(function () {}).finally(function () { busy -= 1; });
+    return queue;
+  }
+
+  function enqueue(url, options, putBack) {
     var ready = putBack ? nextPaint() : null;
-    queue = queue.then(function () {
+    return run(function () {
       return ready ? ready.then(function () { return request(url, options, 0, putBack); })
                    : request(url, options, 0, putBack);
-    })
-      .finally(function () { busy -= 1; });
-    return queue;
+    });
   }
 
   document.addEventListener("submit", function (event) {
@@ -181,6 +205,8 @@
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     if (submitter) { submitter.classList.add("pressed"); }
     tick();
+    // A tap on the game goes through the outbox, which keeps it until answered.
+    if (ronda.outbox && ronda.outbox.take(form, data, submitter)) { return; }
     var putBack = showPredicted(submitter);
     enqueue(form.action, { method: "POST", body: data }, putBack);
   });
@@ -206,31 +232,30 @@
     }, 300);
   });
 
-  // Several phones on one game: follow the game's version.
+  // Several phones on one game: follow the game's version. The same request
+  // tells whether the server can be reached at all.
+  var polling = false;
   function poll() {
     var current = board();
-    if (!current || busy || document.visibilityState !== "visible") { return; }
-    fetch("/api/games/" + current.dataset.game, { credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.json() : null; })
+    if (!current || busy || polling || document.visibilityState !== "visible") { return; }
+    polling = true;
+    fetchWithin("/api/games/" + current.dataset.game, { credentials: "same-origin" },
+                POLL_TIMEOUT_MS)
+      .then(function (response) {
+        if (ronda.link) { ronda.link.reached(); }
+        return response.ok ? response.json() : null;
+      }, function () {
+        if (ronda.link) { ronda.link.unreachable(); }
+        return null;
+      })
       .then(function (game) {
         var now = board();
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
           enqueue(window.location.href, { method: "GET" });
         }
-      }, function () {});
-  }
-
-  // Keep the screen on while a game is open.
-  var wakeLock = null;
-  function keepAwake() {
-    var current = board();
-    if (!current || current.dataset.live !== "1" || !("wakeLock" in navigator)) { return; }
-    if (document.visibilityState === "visible" && !wakeLock) {
-      navigator.wakeLock.request("screen").then(function (lock) {
-        wakeLock = lock;
-        lock.addEventListener("release", function () { wakeLock = null; });
-      }, function () {});
-    }
+      })
+      .catch(function () {})
+      .finally(function () { polling = false; });
   }
 
   // The new-game form: the third name only with three players.
@@ -293,10 +318,577 @@
     if (button) { button.click(); }
   });
 
+  ronda.board = {
+    element: board, swap: swap, run: run, nextPaint: nextPaint,
+    fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
+    refresh: function () { return enqueue(window.location.href, { method: "GET" }); }
+  };
+
   if (board()) {
     setInterval(poll, POLL_MS);
-    document.addEventListener("visibilitychange", keepAwake);
-    keepAwake();
   }
   followPlayers();
+}());
+
+// ---------------------------------------------------------------------------
+// The outbox (issue 12; docs/RELIABILITY.md): each tap on the game is kept in
+// localStorage, its form whole (its token is its Idempotency-Key), from before
+// it is sent until the server answers it; taps that find the server away wait
+// there, in order, and are sent again one by one with the game version they
+// were made on. A refusal stops them until the scorer decides.
+(function () {
+  "use strict";
+  var ronda = window.Ronda;
+  if (!ronda || !ronda.board) { return; }
+
+  var STORE = "ronda.outbox.v1";
+  var LEASE = "ronda.outbox.sender";
+  var TAP_TIMEOUT_MS = 8000;  // a slow network still answers; a dropped one hangs
+  var LEASE_MS = 10000;  // longer than a send; a closed tab's turn lapses
+  var DOUBLE_TAP_MS = 400;  // the same button again within this is the same tap
+  var BACK_SHOWN_MS = 3000;
+  var PRESS_SHOWN_MS = 200;
+  var TAP_PATH = /^\/games\/([^/]+)\/(play|undo)$/;
+  var UNAVAILABLE = [502, 503, 504];  // the server is there, but cannot take taps yet
+
+  var tab = newToken();
+  var persistent = true;
+  var memory = [];
+  var link = "ok";  // "ok", "lost" (no answer), "busy" (answers 503), "back"
+  var backTimer = null;
+  var sending = false;
+  var sheet = null;
+  var tookBack = 0;
+
+  function board() { return ronda.board.element(); }
+
+  // As the server's (12 random bytes); getRandomValues needs no secure context.
+  function newToken() {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function load() {
+    if (!persistent) { return memory; }
+    try {
+      var entries = JSON.parse(localStorage.getItem(STORE) || "[]");
+      return Array.isArray(entries) ? entries : [];
+    } catch (error) {
+      return memory;
+    }
+  }
+
+  function save(entries) {
+    memory = entries;
+    if (!persistent) { return; }
+    try {
+      if (entries.length) { localStorage.setItem(STORE, JSON.stringify(entries)); }
+      else { localStorage.removeItem(STORE); }
+    } catch (error) {
+      persistent = false;  // full or forbidden: from now on this page's memory keeps them
+    }
+  }
+
+  function change(edit) {
+    var entries = load();
+    edit(entries);
+    save(entries);
+    render(entries);
+  }
+
+  function ours(entries) {
+    var current = board();
+    var game = current && current.dataset.game;
+    return entries.filter(function (entry) { return entry.game === game; });
+  }
+
+  function without(entries, id) {
+    var index = entries.findIndex(function (entry) { return entry.id === id; });
+    if (index >= 0) { entries.splice(index, 1); }
+  }
+
+  function value(entry, name) {
+    var pair = entry.fields.filter(function (field) { return field[0] === name; })[0];
+    return pair ? pair[1] : null;
+  }
+
+  // The server's key for a tap (views/games.py).
+  function tapKey(entry) {
+    return entry.url + " " + value(entry, "token") + " " + value(entry, "move");
+  }
+
+  // One tab sends at a time. Two would still count each tap once (by its
+  // key): the turn only spares doubled requests.
+
+  function takeTurn() {
+    try {
+      var lease = JSON.parse(localStorage.getItem(LEASE) || "null");
+      if (lease && lease.tab !== tab && lease.until > Date.now()) { return false; }
+      localStorage.setItem(LEASE, JSON.stringify({ tab: tab, until: Date.now() + LEASE_MS }));
+    } catch (error) { /* no storage: no other tab sees these taps */ }
+    return true;
+  }
+
+  function endTurn() {
+    try {
+      var lease = JSON.parse(localStorage.getItem(LEASE) || "null");
+      if (lease && lease.tab === tab) { localStorage.removeItem(LEASE); }
+    } catch (error) { /* nothing to end */ }
+  }
+
+  function describe(button) {
+    if (!button) { return ""; }
+    return (button.getAttribute("aria-label") || button.textContent).replace(/\s+/g, " ").trim();
+  }
+
+  // Every form posted from the board: the game's taps are kept here (true).
+  function take(form, data, submitter) {
+    var current = board();
+    var url = new URL(form.action, window.location.href);
+    var match = TAP_PATH.exec(url.pathname);
+    if (!current || form.method.toLowerCase() !== "post" || url.origin !== window.location.origin ||
+        !match || match[1] !== current.dataset.game) {
+      return false;
+    }
+    var entries = load();
+    var queued = ours(entries);
+    if (match[2] === "undo" && takeBack(entries, queued)) { return true; }
+    var entry = {
+      id: newToken(), game: current.dataset.game, url: url.pathname,
+      fields: Array.from(data.entries()), label: describe(submitter), made: Date.now(),
+      // The game as the scorer sees it: this board, and the taps before it.
+      version: Number(current.dataset.version) + queued.length,
+      waited: link === "lost" || queued.some(function (other) { return other.waited; }),
+      scores: null
+    };
+    var twin = queued.filter(function (other) { return tapKey(other) === tapKey(entry); })[0];
+    if (twin && entry.made - twin.made < DOUBLE_TAP_MS) { return true; }  // a double tap: kept once
+    if (twin) {  // the same button again while the board could not follow: another tap
+      entry.fields.forEach(function (field) { if (field[0] === "token") { field[1] = newToken(); } });
+    }
+    // The new score at once, with nothing on its way before it.
+    var predicted = !queued.length && !ronda.board.busy() && submitter && submitter.dataset.scores;
+    if (predicted) { entry.scores = submitter.dataset.scores; }
+    entries.push(entry);
+    save(entries);
+    render(entries);
+    if (link !== "lost") {
+      var ready = predicted ? ronda.board.nextPaint() : null;
+      ronda.board.run(function () { return ready ? ready.then(flush) : flush(); });
+    } else if (submitter) {  // kept: the press shows, then the button is free again
+      setTimeout(function () { submitter.classList.remove("pressed"); }, PRESS_SHOWN_MS);
+    }
+    return true;
+  }
+
+  // Undo while taps wait takes back the last one here if it was never sent;
+  // else a real undo goes after it.
+  function takeBack(entries, queued) {
+    var last = queued[queued.length - 1];
+    if (Date.now() - tookBack < DOUBLE_TAP_MS) { return true; }  // a double tap takes back one
+    if (!last || !last.waited || last.tried) { return false; }
+    tookBack = Date.now();
+    without(entries, last.id);
+    save(entries);
+    render();
+    return true;
+  }
+
+  function flush() {
+    var entry = ours(load())[0];
+    if (sending || !entry || entry.refused || !takeTurn()) { return null; }
+    sending = true;
+    render();
+    return send(entry).then(function (more) {
+      sending = false;
+      if (more) { return flush(); }
+      endTurn();
+      render();
+      return null;
+    });
+  }
+
+  function send(entry) {
+    if (!entry.tried) {  // from now on it may have reached the server
+      change(function (entries) {
+        entries.forEach(function (other) { if (other.id === entry.id) { other.tried = true; } });
+      });
+    }
+    var body = new URLSearchParams(entry.fields);
+    // This page's CSRF token: the kept one may belong to a session since ended.
+    var csrf = document.querySelector("#board input[name=csrf_token]");
+    if (csrf && body.has("csrf_token")) { body.set("csrf_token", csrf.value); }
+    // An undo is of what the scorer saw last, the taps before it included.
+    if (entry.waited || TAP_PATH.exec(entry.url)[2] === "undo") {
+      body.set("expected_version", String(entry.version));
+    }
+    return ronda.board.fetchWithin(entry.url, {
+      method: "POST", body: body, headers: { "X-Board": "1" }, credentials: "same-origin"
+    }, TAP_TIMEOUT_MS).then(function (response) {
+      return response.text().then(function (html) { return answered(entry, response, html); });
+    }).catch(function () {
+      unreachable();  // no answer, or half of one: kept, to be sent again with its key
+      return false;
+    });
+  }
+
+  // What the server said to a tap; true to go on with the next one.
+  function answered(entry, response, html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var fresh = page.getElementById("board");
+    var alert = page.querySelector("[role=alert]");
+    if (link === "lost") { setLink("back"); }
+    if (response.ok && fresh) {
+      if (link === "busy") { setLink("back"); }
+      change(function (entries) { without(entries, entry.id); });
+      ronda.board.swap(page, response.headers.get("X-Board-URL"));
+      return true;
+    }
+    if (UNAVAILABLE.indexOf(response.status) >= 0) {
+      markWaiting();
+      setLink("busy");  // kept; sent again when the server next answers a poll
+      return false;
+    }
+    var why = alert ? alert.textContent.replace(/\s+/g, " ").trim() : text("refused");
+    if (!entry.waited && ours(load()).length === 1) {
+      // A live tap refused, nothing after it: the board says why, as ever.
+      change(function (entries) { without(entries, entry.id); });
+      if (fresh) { ronda.board.swap(page, null); } else { ronda.board.showError(why); }
+      return false;
+    }
+    change(function (entries) {
+      var refused = entries.filter(function (other) { return other.id === entry.id; })[0];
+      if (refused) { refused.refused = why; }
+    });
+    if (fresh) {
+      if (alert) { alert.remove(); }  // the refusal sheet says it, not a line above the buttons
+      ronda.board.swap(page, null);
+    } else {
+      ronda.board.refresh();
+    }
+    return false;
+  }
+
+  function setLink(state) {
+    clearTimeout(backTimer);
+    link = state;
+    if (state === "back") {
+      backTimer = setTimeout(function () { if (link === "back") { setLink("ok"); } }, BACK_SHOWN_MS);
+    }
+    render();
+  }
+
+  // The server answered something (a poll, a page, a tap).
+  function reached() {
+    if (link === "lost") { setLink("back"); }
+    if (!sending && ours(load()).length) { ronda.board.run(flush); }
+  }
+
+  // Every tap still here now waits for the server.
+  function markWaiting() {
+    var entries = load();
+    var marked = false;
+    ours(entries).forEach(function (entry) {
+      if (!entry.waited) { entry.waited = marked = true; }
+    });
+    if (marked) { save(entries); }
+  }
+
+  // No answer.
+  function unreachable() {
+    markWaiting();
+    var current = board();
+    if (current) {
+      current.querySelectorAll(".pressed").forEach(function (node) { node.classList.remove("pressed"); });
+    }
+    if (link !== "lost") { setLink("lost"); } else { render(); }
+  }
+
+  function texts() { return document.getElementById("outbox-texts"); }
+
+  function text(name) {
+    var template = texts();
+    var node = template && template.content.querySelector('[data-text="' + name + '"]');
+    return node ? node.textContent : "";
+  }
+
+  // The page gives a text per CLDR plural category; Intl.PluralRules picks.
+  function plural(name, n) {
+    var template = texts();
+    if (!template) { return ""; }
+    var category = "other";
+    try { category = new Intl.PluralRules(document.documentElement.lang).select(n); } catch (error) { /* other */ }
+    var pick = function (which) {
+      return template.content.querySelector('[data-plural="' + name + '"][data-category="' + which + '"]');
+    };
+    var node = pick(category) || pick("other");
+    return node ? node.textContent.replace("{num}", String(n)) : "";
+  }
+
+  // Only what differs is written: this runs at every tap, before its paint.
+  function set(node, name, value) {
+    if (value === null) {
+      if (node.hasAttribute(name)) { node.removeAttribute(name); }
+    } else if (node.getAttribute(name) !== value) {
+      node.setAttribute(name, value);
+    }
+  }
+
+  function render(entries) {
+    var current = board();
+    if (!current) { return; }
+    var root = document.documentElement;
+    var queued = ours(entries || load());
+    var waiting = queued.some(function (entry) { return entry.waited; }) ? queued.length : 0;
+    var refused = queued.length && queued[0].refused ? queued : null;
+    set(root, "data-link", link);
+    set(root, "data-outbox", waiting ? String(waiting) : null);
+    showNotice(waiting, refused);
+    if (!queued.length) {
+      restore(current);
+    } else {
+      predictFirst(current, queued[0]);
+    }
+    if (waiting) {
+      loosen(current);
+      relabelUndo(current, queued[queued.length - 1]);
+    }
+    showRefusal(refused);
+  }
+
+  // `value` as the last text of `node`, the server's kept until the taps are gone.
+  function shows(node, value) {
+    var last = node.lastChild;
+    if (!last || last.nodeType !== 3) { return; }
+    if (!node.hasAttribute("data-stored")) { node.setAttribute("data-stored", last.nodeValue); }
+    if (last.nodeValue !== value) { last.nodeValue = value; }
+  }
+
+  function restore(current) {
+    current.querySelectorAll("[data-stored]").forEach(function (node) {
+      node.lastChild.nodeValue = node.getAttribute("data-stored");
+      node.removeAttribute("data-stored");
+    });
+    var scores = current.querySelector(".scores.pending");
+    if (scores) {
+      scores.classList.remove("pending");
+      scores.removeAttribute("aria-busy");
+    }
+  }
+
+  function relabelUndo(current, last) {
+    var button = current.querySelector(".undo-button");
+    if (button && last) { shows(button, " " + text("undo").replace("{what}", last.label)); }
+  }
+
+  // In a box of fixed size over the status line: it moves nothing.
+  function showNotice(waiting, refused) {
+    var notice = document.getElementById("link-state");
+    if (!notice) { return; }
+    var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
+      (refused ? "stopped" : (waiting ? "sending" : ""));
+    var what = state ? text(state) : "";
+    var count = waiting ? plural("waiting", waiting) : "";
+    [[".link-what", what], [".link-count", count]].forEach(function (line) {
+      var span = notice.querySelector(line[0]);
+      if (span.textContent !== line[1]) { span.textContent = line[1]; }
+    });
+    set(notice, "hidden", what || count ? null : "");
+    set(notice, "class", "link-state link-" + (state || "ok"));
+  }
+
+  // While taps wait, a button off before them may apply after them: the
+  // server decides when they are sent.
+  function loosen(current) {
+    current.querySelectorAll("form button[disabled]").forEach(function (button) {
+      var action = button.form && new URL(button.form.action, window.location.href).pathname;
+      if (action && TAP_PATH.test(action)) { button.disabled = false; }
+    });
+  }
+
+  // The first tap's score if it was made on this very board (after a reload too).
+  function predictFirst(current, entry) {
+    var scores = current.querySelector(".scores");
+    if (!entry || !entry.scores || !scores || String(entry.version) !== current.dataset.version) {
+      return;
+    }
+    entry.scores.split(" ").forEach(function (points, side) {
+      var shown = document.getElementById("score-" + side);
+      if (shown) { shows(shown, points); }
+    });
+    if (!scores.classList.contains("pending")) { scores.classList.add("pending"); }
+    set(scores, "aria-busy", "true");
+  }
+
+  // A refused tap: which one, why, what waits after it, and the scorer's choice.
+  function showRefusal(queued) {
+    if (!queued) {
+      if (sheet) { sheet.remove(); sheet = null; }
+      return;
+    }
+    var first = !sheet;
+    if (first) {
+      var template = texts();
+      if (!template) { return; }
+      sheet = template.content.querySelector(".refusal").cloneNode(true);
+      sheet.querySelector("[data-choice=one]").addEventListener("click", dropFirst);
+      sheet.querySelector("[data-choice=all]").addEventListener("click", dropAll);
+      document.body.appendChild(sheet);
+    }
+    sheet.querySelector(".refused-what").textContent = queued[0].label;
+    sheet.querySelector(".refused-why").textContent = queued[0].refused;
+    var rest = sheet.querySelector(".refused-rest");
+    var list = rest.querySelector("ol");
+    list.textContent = "";
+    queued.slice(1).forEach(function (entry) {
+      var item = document.createElement("li");
+      item.textContent = entry.label;
+      list.appendChild(item);
+    });
+    rest.hidden = queued.length < 2;
+    var all = sheet.querySelector("[data-choice=all]");
+    all.hidden = queued.length < 2;
+    all.textContent = plural("drop-rest", queued.length - 1);
+    sheet.querySelector("[data-choice=one]").textContent =
+      text(queued.length < 2 ? "drop-one" : "drop-one-send");
+    if (first) { sheet.querySelector("h2").focus(); }
+  }
+
+  // Drop the refused tap; the others go on, on the game as it now is.
+  function dropFirst() {
+    var left = 0;
+    change(function (entries) {
+      var queued = ours(entries);
+      if (!queued.length) { return; }
+      without(entries, queued[0].id);
+      var version = Number(board().dataset.version);
+      ours(entries).forEach(function (entry, index) {
+        entry.version = version + index;
+        entry.waited = true;
+      });
+      left = queued.length - 1;
+    });
+    if (left) { ronda.board.run(flush); } else { ronda.board.refresh(); }
+  }
+
+  function dropAll() {
+    var game = board().dataset.game;
+    change(function (entries) {
+      for (var i = entries.length - 1; i >= 0; i -= 1) {
+        if (entries[i].game === game) { entries.splice(i, 1); }
+      }
+    });
+    ronda.board.refresh();
+  }
+
+  ronda.outbox = { take: take };
+  ronda.link = { reached: reached, unreachable: unreachable, lost: function () { return link === "lost"; } };
+
+  if (board()) {
+    markWaiting();  // taps left by an earlier page (a reload, a closed tab) have waited
+    ronda.afterSwap.push(render);
+    window.addEventListener("storage", function (event) {
+      if (event.key === STORE || event.key === null) { render(); }
+    });
+    window.addEventListener("offline", unreachable);
+    window.addEventListener("online", function () { ronda.board.poll(); });
+    render();
+    if (ours(load()).length) { ronda.board.run(flush); }
+  }
+}());
+
+// ---------------------------------------------------------------------------
+// The screen kept awake while a game is open (issue 12): the Wake Lock API in
+// a secure context; elsewhere (NoSleep's way) a looping muted video started
+// by the first tap, over the whole page but unseen: Chromium keeps the screen
+// on for a muted video only if it fills a fifth of the view. Root element:
+// data-awake="wakelock" | "video" | "off".
+(function () {
+  "use strict";
+  var ronda = window.Ronda || {};
+  var root = document.documentElement;
+  var lock = null;
+  var asking = false;
+  var lockRefused = false;
+  var tapped = false;
+  var video = null;
+
+  function show(mode) {
+    if (root.getAttribute("data-awake") !== mode) { root.setAttribute("data-awake", mode); }
+  }
+
+  function wanted() {
+    var board = document.getElementById("board");
+    return !!board && board.dataset.live === "1" && document.visibilityState === "visible";
+  }
+
+  function update() {
+    if (!wanted()) { stop(); return; }
+    if ("wakeLock" in navigator && !lockRefused) {
+      if (!lock && !asking) { askLock(); }
+    } else if (tapped) {
+      play();
+    }
+  }
+
+  function askLock() {
+    asking = true;
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      asking = false;
+      lock = sentinel;
+      sentinel.addEventListener("release", function () {
+        if (lock === sentinel) { lock = null; show("off"); }
+      });
+      if (wanted()) { show("wakelock"); } else { stop(); }
+    }, function () {
+      asking = false;
+      lockRefused = true;  // a power saver, a policy: the video, then
+      update();
+    });
+  }
+
+  function play() {
+    if (!video) {
+      var template = document.getElementById("awake-video");
+      if (!template) { return; }
+      video = template.content.firstElementChild.cloneNode(true);
+      video.muted = true;
+      document.body.appendChild(video);
+    }
+    var started = video.play();
+    if (started && started.then) {
+      started.then(function () {
+        if (wanted()) { show("video"); } else { stop(); }
+      }, function () { show("off"); });  // refused: tried again at the next tap
+    } else {
+      show("video");
+    }
+  }
+
+  function stop() {
+    if (lock) {
+      var held = lock;
+      lock = null;
+      if (held.release) { Promise.resolve(held.release()).catch(function () {}); }
+    }
+    if (video && !video.paused) { video.pause(); }
+    show("off");
+  }
+
+  function firstTap() {
+    tapped = true;
+    update();
+  }
+
+  show("off");
+  if (document.getElementById("board")) {
+    ["click", "touchend", "keydown"].forEach(function (type) {
+      document.addEventListener(type, firstTap, true);
+    });
+    document.addEventListener("visibilitychange", update);
+    (ronda.afterSwap || []).push(update);
+    update();
+  }
 }());

@@ -44,6 +44,12 @@ class LiveServer:
             self.process.kill()
             self.process.wait()
 
+    def restart(self) -> None:
+        """Started again on the same port and database, once it answers."""
+        self.kill()
+        self.start()
+        self.get("/")
+
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
@@ -64,9 +70,10 @@ class LiveServer:
 
 
 @contextmanager
-def serving(folder: Path, name: str):
-    """A live server on its own database in `folder`, answering when entered."""
-    live = LiveServer(folder, folder / f"{name}.sqlite3")
+def serving(folder: Path, name: str, **env: str):
+    """A live server on its own database in `folder`, answering when entered;
+    `env`, more of its environment (configuration keys as FLASK_...)."""
+    live = LiveServer(folder, folder / f"{name}.sqlite3", **env)
     live.start()
     try:
         live.get("/")  # waits until it answers

@@ -120,6 +120,29 @@ def test_a_double_tap_on_one_button_scores_once(french):
     assert api_state(french, board)["scores"] == [1, 1]
 
 
+def test_a_tap_sent_again_later_is_checked_against_the_version_it_was_made_on(french):
+    """What the page's outbox sends for a tap that waited for the server: its
+    own token and the version of the game it was made on (expected_version)."""
+    board = start_game(french)
+    html = french.get(board).get_data(as_text=True)
+    form, button = find_button(html, "missa.0")
+    made_on = {"expected_version": "0"}
+    submit(french, *find_button(html, "missa.1"))  # meanwhile, another tap counted
+    refused = submit(french, form, button, extra=made_on, headers={"X-Board": "1"})
+    assert refused.status_code == 409
+    assert "La partie a changé" in text(refused.get_data(as_text=True))
+    assert api_state(french, board)["scores"] == [0, 1]
+    # Made on the game as it is: it counts, and sent once more it counts once.
+    current = {"expected_version": "1"}
+    assert submit(french, form, button, extra=current, headers={"X-Board": "1"}).status_code == 200
+    again = submit(french, form, button, extra=made_on, headers={"X-Board": "1"})
+    assert again.status_code == 200  # its key is known: answered, not applied again
+    assert api_state(french, board)["version"] == 2
+    fresh = french.get(board).get_data(as_text=True)
+    bad = submit(french, *find_button(fresh, "missa.1"), extra={"expected_version": "x"})
+    assert bad.status_code == 303 and api_state(french, board)["version"] == 2
+
+
 def test_announcements_are_marked_then_confirmed_once(french):
     board = start_game(french)
     html = french.get(board).get_data(as_text=True)

@@ -122,7 +122,7 @@ class PageText(HTMLParser):
     """What a person reads or hears on a page: text and the attributes that
     are shown or spoken, one segment each."""
 
-    SPOKEN = ("aria-label", "title", "placeholder", "alt", "data-offline", "data-failed")
+    SPOKEN = ("aria-label", "title", "placeholder", "alt", "data-failed")
 
     def __init__(self):
         super().__init__(convert_charrefs=True)

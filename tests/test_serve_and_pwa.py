@@ -20,6 +20,7 @@ def test_make_run_prints_the_address_a_qr_code_and_the_access_key(monkeypatch, t
     assert "http://127.0.0.1:5123/" in out
     assert "http://192.168.1.50:5123/?key=abcdefghjkmn" in out
     assert "█" in out  # the QR code, drawn in the terminal
+    assert serve.PLAIN_HTTP_NOTE in out  # what the phone can and cannot do over plain http
     assert served == {"host": "0.0.0.0", "port": 5123, "threads": 8}
 
 
@@ -30,6 +31,7 @@ def test_a_local_only_host_prints_no_network_address(monkeypatch, tmp_path, caps
     serve.main()
     out = capsys.readouterr().out
     assert "http://127.0.0.1:5000/" in out and "?key=" not in out
+    assert "plain http" not in out  # loopback is a secure context
 
 
 @pytest.fixture

@@ -128,6 +128,8 @@ def play(game_id: str):
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     move = form.move.data
     event = boards.event_for_move(move, request.form, game.setup)
+    if form.expected_version.data is not None:
+        event["expected_version"] = form.expected_version.data
     key = f"form:{form.token.data}:{move}"
     try:
         games.record(get_db(), game_id, event, key, utc_now())

@@ -1,5 +1,6 @@
 """A tap that changes the score shows the new score at once, marked as not yet
-stored, and the server's answer confirms it or puts the old score back."""
+stored; the server's answer confirms it, a refusal puts the old score back,
+and a tap the server cannot take yet keeps its score, marked, until it counts."""
 
 from playwright.sync_api import expect
 
@@ -28,16 +29,37 @@ def test_the_new_score_shows_before_the_server_answers_then_is_confirmed(phone):
     assert phone.request.get(f"/api/games/{game}").json()["scores"] == [1, 0]
 
 
-def test_a_tap_the_server_cannot_take_puts_the_old_score_back(phone):
+TAPS = "**/games/*/play"
+
+
+def second_missa_answered(phone, status: int, sentence: str) -> None:
+    """A game with one Missa for Eux, then another, which the server answers
+    with `status` and an error page saying `sentence`."""
     start_game(phone)
     tap(phone, "Missa pour Eux")
-    phone.route("**/games/*/play", lambda route: route.fulfill(
-        status=503, content_type="text/html",
-        body='<p role="alert">Le registre des scores est injoignable.</p>'))
+    phone.route(TAPS, lambda route: route.fulfill(
+        status=status, content_type="text/html", body=f'<p role="alert">{sentence}</p>'))
     phone.get_by_role("button", name="Missa pour Eux").tap()
-    expect(phone.get_by_role("alert")).to_contain_text("injoignable")
+
+
+def test_a_tap_the_server_refuses_puts_the_old_score_back(phone):
+    second_missa_answered(phone, 403, "Cet appareil ne peut pas faire cela.")
+    expect(phone.get_by_role("alert")).to_contain_text("ne peut pas faire cela")
     expect_scores(phone, 0, 1)
     expect(phone.locator(".scores")).to_have_class("scores")
+
+
+def test_a_tap_the_server_cannot_take_yet_waits_with_its_score_then_counts(phone):
+    second_missa_answered(phone, 503, "Le registre des scores est injoignable.")
+    notice = phone.locator("#link-state")
+    expect(notice).to_contain_text("Le serveur ne peut pas prendre les touches pour l'instant")
+    expect(notice).to_contain_text("1 touche en attente, pas encore comptée")
+    expect_scores(phone, 0, 2)
+    expect(phone.locator(".scores")).to_have_class("scores pending")
+    phone.unroute(TAPS)  # the store is back: the next poll sends it
+    expect(phone.locator("#board")).to_have_attribute("data-version", "2", timeout=8000)
+    expect(phone.locator(".scores")).to_have_class("scores")
+    expect_scores(phone, 0, 2)
 
 
 def test_a_tap_that_changes_no_score_predicts_nothing(phone):
