@@ -1,6 +1,8 @@
 """The JSON API of ../shared/contract/API.md: every client drives games through it."""
 
 import json
+import re
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -16,8 +18,23 @@ MAX_BODY_BYTES = 64 * 1024
 KEY_LENGTH = 100
 
 
+# JSON spells a lone surrogate only as an escape once the bytes are strict UTF-8.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 def _reject_constant(name: str):
     raise ValueError(name)
+
+
+def parse_json(raw: bytes) -> Any:
+    """A JSON document as the app takes it, else ValueError (RecursionError
+    for a nesting too deep): UTF-8 only, no NaN or Infinity, and no lone
+    surrogate ("\\ud800" is no character: it could not be stored or shown)."""
+    text = raw.decode("utf-8")
+    data = json.loads(text, parse_constant=_reject_constant)
+    if SURROGATE_ESCAPE.search(text):  # rare: then look at every string
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    return data
 
 
 def json_body() -> dict:
@@ -33,10 +50,7 @@ def json_body() -> dict:
     if len(raw) > MAX_BODY_BYTES:
         abort(413)
     try:
-        # NaN and Infinity are not JSON; a nesting too deep is not a body we take.
-        body = json.loads(raw, parse_constant=_reject_constant)
-        # A lone surrogate ("\ud800") is no character: it could not be stored.
-        json.dumps(body, ensure_ascii=False).encode("utf-8")
+        body = parse_json(raw)
     except (ValueError, RecursionError):
         raise InvalidInput(N_("The body is not valid JSON."))
     if not isinstance(body, dict):

@@ -7,10 +7,11 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, backup, compress, db, describe, errors, forms, i18n, rule_texts, security,
-    startup,
+    access, api, assets, backup, compress, db, describe, errors, forms, i18n, resume, rule_texts,
+    security, startup,
 )
 from .app_request import Request
+from .app_response import Response
 from .secret import load_or_create_secret
 
 # Templates, static files, translations and the instance folder sit at the
@@ -21,13 +22,17 @@ csrf = CSRFProtect()
 
 def create_app(test_config: dict | None = None) -> Flask:
     """The app; `test_config` overrides the configuration (API.md)."""
+    config = test_config or {}
     app = Flask(
         "scorekeeper",
-        instance_path=str(ROOT / "instance"),
+        # FLASK_INSTANCE_PATH: the secrets and the store elsewhere than instance/.
+        instance_path=config.get("INSTANCE_PATH") or os.environ.get("FLASK_INSTANCE_PATH")
+        or str(ROOT / "instance"),
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
     app.request_class = Request  # a query string that is not UTF-8 is no 500
+    app.response_class = Response  # nor is a lone surrogate in a page
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite3"),
         MAX_CONTENT_LENGTH=api.MAX_BODY_BYTES,
@@ -60,6 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     describe.init_app(app)
     forms.init_app(app)
     rule_texts.init_app(app)
+    resume.init_app(app)
 
     from .views import games, history, main, nights, players, settings, stats, transfer
 

@@ -20,6 +20,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from . import db, migrations
+from .store_lock import StoreInUse, restore_lock
 
 PREFIX = "scorekeeper-"
 SUFFIX = ".sqlite3"
@@ -182,7 +183,16 @@ def restore(
     aside, copy the backup in with the backup API, then migrate. Returns where
     the previous store was saved (None if it held nothing). Raises BackupError,
     leaving the current store untouched, when the file is not a sound
-    scorekeeper backup or the store is in use."""
+    scorekeeper backup or the store is in use (a server runs on it: store_lock)."""
+    try:
+        with restore_lock(database):
+            return _restore(database, source_file, backup_dir, keep, timeout)
+    except StoreInUse as error:
+        raise BackupError(f"The restore was refused: {error}") from None
+
+
+def _restore(database: str, source_file: Path, backup_dir: Path, keep: int, timeout: float
+             ) -> Path | None:
     try:
         staged = _stage(Path(source_file), timeout)
     except (BackupError, sqlite3.DatabaseError) as error:

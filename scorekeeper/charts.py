@@ -9,6 +9,10 @@ from dataclasses import dataclass
 
 WIDTH = 360
 HEIGHT = 200
+# A line has at most this many points (two per pixel of the plot), however
+# long the game; and the x axis at most this many hand labels.
+MAX_POINTS = 2 * WIDTH
+MAX_TICKS = 40
 LEFT, RIGHT, TOP, BOTTOM = 34, 10, 10, 26  # margins around the plot, for the axes' labels
 
 
@@ -63,14 +67,19 @@ def score_chart(scores: list[tuple[int, ...]], target: int,
         return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
 
     sides = len(scores[0])
+    stride = -(-len(scores) // MAX_POINTS)
+    shown = list(range(0, len(scores), stride))
+    if shown[-1] != len(scores) - 1:
+        shown.append(len(scores) - 1)  # the line always ends at the score now
     lines = []
     for side in range(sides):
-        points = [(x(i), y(s[side])) for i, s in enumerate(scores)]
+        points = [(x(i), y(scores[i][side])) for i in shown]
         lines.append(Line(side, " ".join(f"{px},{py}" for px, py in points), points[-1]))
     step = _step(high - low)
     first = -(-low // step) * step
     y_ticks = [Tick(y(v), str(v)) for v in range(first, high + 1, step)]
-    x_ticks = [Tick(x(index), str(hand)) for index, hand in hand_starts]
+    x_ticks = [Tick(x(index), str(hand))
+               for index, hand in hand_starts[::-(-len(hand_starts) // MAX_TICKS)]]
     return LineChart(WIDTH, HEIGHT, left, right, top, bottom, lines, x_ticks, y_ticks,
                      y(target) if low <= target <= high else None)
 

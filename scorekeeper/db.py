@@ -4,8 +4,9 @@ pool of open connections and given back when the request ends."""
 import os
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Iterator
 from urllib.parse import urlparse
 
 import sqlite_utils
@@ -15,8 +16,37 @@ from flask import current_app, g
 BUSY_TIMEOUT_SECONDS = 5
 
 
-# One lock per store file for the writers of this process (see write_transaction).
-_write_locks: dict[str, Any] = {}  # file -> threading.RLock
+# An import writes all its games in one transaction, a few seconds at most
+# (64 MiB); the writers queued behind it wait for it this long, not less.
+LONG_WRITE_SECONDS = 120
+
+
+class WriteLock:
+    """The writers of one store in this process, one at a time (see
+    write_transaction). A writer gives up after its timeout, except while a
+    long writer (an import) holds the lock: then taps wait their turn and
+    succeed, instead of failing with "database is locked"."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self.long_until = 0.0  # while a long writer holds the lock: how long to wait for it
+
+    def acquire(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = max(deadline, self.long_until) - time.monotonic()
+            if remaining <= 0:
+                return False
+            # Woken at once by a release; the slice only looks at long_until again.
+            if self._lock.acquire(timeout=min(remaining, 0.25)):
+                return True
+
+    def release(self) -> None:
+        self._lock.release()
+
+
+# One lock per store file for the writers of this process.
+_write_locks: dict[str, WriteLock] = {}
 _write_locks_guard = threading.Lock()
 
 
@@ -25,12 +55,12 @@ def _file_path(path: str) -> str:
     return urlparse(path).path if path.startswith("file:") else path
 
 
-def _write_lock(path: str) -> Any:
+def _write_lock(path: str) -> WriteLock | None:
     if path == ":memory:" or path == "" or "mode=memory" in path:
         return None
     key = os.path.realpath(_file_path(path))
     with _write_locks_guard:
-        return _write_locks.setdefault(key, threading.RLock())
+        return _write_locks.setdefault(key, WriteLock())
 
 
 def connect(path: str, timeout: float = BUSY_TIMEOUT_SECONDS) -> sqlite_utils.Database:
@@ -146,7 +176,8 @@ def close_db(error: BaseException | None = None) -> None:
 
 
 @contextmanager
-def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+def write_transaction(db: sqlite_utils.Database, long: bool = False
+                      ) -> Iterator[sqlite_utils.Database]:
     """One atomic write that takes the write lock at once, so that reading a
     game and appending to it cannot interleave with another phone's tap.
 
@@ -157,7 +188,8 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
     busy timeout (a 503) while the others kept winning (docs/PERFORMANCE.md,
     bench/contention.py). A thread waiting on this lock wakes as soon as the
     writer before it is done. Other processes are still kept out by
-    SQLite's own lock and its busy timeout."""
+    SQLite's own lock and its busy timeout. `long`: an import, which the
+    writers after it wait for however long it takes (WriteLock)."""
     if db.conn.in_transaction and getattr(db, "_scorekeeper_writing", False):
         # Inside another write of this module's (a night's table is a game
         # and its table, one transaction): the outer one commits or rolls back.
@@ -168,6 +200,8 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
         timeout = getattr(db, "_scorekeeper_timeout", BUSY_TIMEOUT_SECONDS)
         if not lock.acquire(timeout=timeout):
             raise sqlite3.OperationalError("database is locked")
+        if long:
+            lock.long_until = time.monotonic() + LONG_WRITE_SECONDS
     try:
         db.execute("BEGIN IMMEDIATE")
         db._scorekeeper_writing = True
@@ -181,4 +215,6 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Databa
         db.execute("COMMIT")
     finally:
         if lock is not None:
+            if long:
+                lock.long_until = 0.0
             lock.release()

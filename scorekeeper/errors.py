@@ -7,7 +7,7 @@ JSON), never a traceback.
 
 import sqlite3
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -32,10 +32,15 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def error_answer(sentence: str, status: int):
+def error_answer(sentence: str, status: int, headers: dict | None = None):
     if wants_json():
-        return jsonify({"error": sentence}), status
-    return render_template("error.html", sentence=sentence, status=status), status
+        return jsonify({"error": sentence}), status, headers or {}
+    try:
+        page = render_template("error.html", sentence=sentence, status=status)
+    except Exception:  # the error page failed too: still the sentence, not a traceback
+        current_app.logger.exception("the error page failed")
+        return Response(sentence + "\n", status, headers, mimetype="text/plain")
+    return page, status, headers or {}
 
 
 def status_of(error: ScoringError) -> int:

@@ -312,7 +312,8 @@ def view(game: Game) -> dict[str, Any]:
     }
 
 
-def latest_running(db: sqlite_utils.Database) -> Game | None:
-    """The game in progress touched last, to resume in one tap."""
-    game_id = store.latest_running_game_id(db)
+def running(db: sqlite_utils.Database, preferred: str | None = None) -> Game | None:
+    """The game in progress to resume in one tap: `preferred` (the one this
+    device used last) while it runs, else the running game added last."""
+    game_id = store.running_game_id(db, preferred)
     return None if game_id is None else load(db, game_id)

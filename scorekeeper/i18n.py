@@ -8,6 +8,8 @@ from urllib.parse import urlencode
 from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
 
+from .local_paths import local_path
+
 LANGUAGES = ("fr", "ar", "en")
 DEFAULT_LANGUAGE = "fr"
 RIGHT_TO_LEFT = {"ar"}
@@ -34,7 +36,7 @@ def language_links() -> list[dict]:
     query = [(k, v) for k, v in request.args.items(multi=True) if k not in ("lang", "key")]
     return [
         {"code": code, "name": name,
-         "url": request.path + "?" + urlencode(query + [("lang", code)])}
+         "url": local_path(request.path) + "?" + urlencode(query + [("lang", code)])}
         for code, name in LANGUAGE_NAMES.items()
     ]
 

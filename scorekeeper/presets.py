@@ -13,6 +13,7 @@ import sqlite_utils
 from . import rules
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput
+from .rules.names import clean_name
 from .rules.newgame import NAME_LENGTH
 
 DEFAULT_KEY = "default_preset"
@@ -67,7 +68,7 @@ def set_default(db: sqlite_utils.Database, name: str) -> None:
 
 
 def _checked_name(db: sqlite_utils.Database, name: str, preset_id: str | None) -> str:
-    name = (name or "").strip()
+    name = clean_name(name or "")
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput(N_("A preset's name takes 1 to %(length)s characters."),
                            length=NAME_LENGTH)

@@ -39,20 +39,36 @@ class Hand:
     scores: tuple[int, ...] | None = None  # after the hand's last standing event
 
 
+# A game's events by pages of this many (a normal game fits on one): a game of
+# 20,000 events made one page of 9.8 MB.
+PAGE_ENTRIES = 300
+
+
+class NoSuchPage(Exception):
+    def __init__(self, pages: int):
+        super().__init__(pages)
+        self.pages = pages
+
+
 @dataclass(frozen=True, slots=True)
 class Review:
     setup: rules.Setup
-    hands: list[Hand]
+    hands: list[Hand]  # the page's (every hand when not paged)
     steps: list[Step]
     chart: charts.LineChart
+    page: int = 1
+    pages: int = 1
 
     @property
     def entries(self) -> list[Entry]:
         return [e for hand in self.hands for deal in hand.deals for e in deal.entries]
 
 
-def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State) -> Review:
-    """The review of a game from its whole log (store.log) and current state."""
+def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State,
+          page: int | None = None) -> Review:
+    """The review of a game from its whole log (store.log) and current state;
+    with `page` (from 1), only that page's entries, PAGE_ENTRIES of them
+    (NoSuchPage past the last)."""
     log = list(log)
     effective = store.effective(
         (r["seq"], r["action"], r["payload"]) for r in log if r["undone_by"] is None
@@ -66,29 +82,44 @@ def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State)
     for record in log:
         if record["action"] != "event":
             continue
-        seq, first = record["seq"], rules.parse_event(record["payload"], setup)
+        seq = record["seq"]
         if seq in step_of:
             number, step = step_of[seq]
             corrected = effective[seq] != record["payload"]
+            first = rules.parse_event(record["payload"], setup) if corrected else None
             entries.append(Entry(seq, number, step.event, CORRECTED if corrected else STANDING,
-                                 first if corrected else None, step, record["created_at"]))
+                                 first, step, record["created_at"]))
         else:
+            first = rules.parse_event(record["payload"], setup)
             status = UNDONE if record["undone_by"] is not None else REMOVED
             entries.append(Entry(seq, None, first, status, None, None, record["created_at"]))
-    return Review(setup, _group(entries, state), steps, _chart(setup, steps))
+    placed = _places(entries, state)
+    if page is None:
+        return Review(setup, _group(placed), steps, _chart(setup, steps))
+    pages = max(1, -(-len(placed) // PAGE_ENTRIES))
+    if page > pages:
+        raise NoSuchPage(pages)
+    shown = placed[(page - 1) * PAGE_ENTRIES:page * PAGE_ENTRIES]
+    return Review(setup, _group(shown), steps, _chart(setup, steps), page, pages)
 
 
-def _group(entries: list[Entry], state: rules.State) -> list[Hand]:
-    """By hand and deal. An event that is not standing goes where the game
-    stood when it was recorded: with the next standing event (or the end)."""
-    hands: list[Hand] = []
+def _places(entries: list[Entry], state: rules.State) -> list[tuple[tuple[int, int], Entry]]:
+    """Each entry with its (hand, deal). An event that is not standing goes
+    where the game stood when it was recorded: with the next standing event
+    (or the end)."""
     place = (state.hand, state.deal)
     placed = []
     for entry in reversed(entries):
         if entry.step is not None:
             place = (entry.step.hand, entry.step.deal)
         placed.append((place, entry))
-    for (hand_number, deal_number), entry in reversed(placed):
+    return placed[::-1]
+
+
+def _group(placed: list[tuple[tuple[int, int], Entry]]) -> list[Hand]:
+    """By hand and deal."""
+    hands: list[Hand] = []
+    for (hand_number, deal_number), entry in placed:
         if not hands or hands[-1].number != hand_number:
             hands.append(Hand(hand_number))
         hand = hands[-1]

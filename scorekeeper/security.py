@@ -5,7 +5,7 @@ from a third party, no framing (a foreign page cannot dress a score button up
 as something else), and no address of a game leaking to another site.
 """
 
-from flask import Flask, Response
+from flask import Flask
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -26,11 +26,31 @@ HEADERS = {
 }
 
 
-def add_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)  # a view may set a stricter one
-    return response
+class HeadersOnEveryResponse:
+    """WSGI middleware: the headers go on every response the app gives, even
+    the bare 500 Flask falls back to when an error page itself fails (an
+    after_request hook never sees that one); and a failure that escapes
+    Flask altogether still gets a sentence, not the server's traceback page."""
+
+    def __init__(self, wsgi_app, logger):
+        self.wsgi_app, self.logger = wsgi_app, logger
+
+    def __call__(self, environ, start_response):
+        def start(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}  # a view may set a stricter one
+            missing = [(n, v) for n, v in HEADERS.items() if n.lower() not in present]
+            return start_response(status, list(headers) + missing, exc_info)
+
+        try:
+            return self.wsgi_app(environ, start)
+        except Exception:
+            self.logger.exception("a request failed past every error page")
+            start("500 Internal Server Error", [("Content-Type", "text/plain; charset=utf-8")])
+            return [LAST_RESORT]
+
+
+LAST_RESORT = b"Something went wrong on our side. Nothing was changed.\n"
 
 
 def init_app(app: Flask) -> None:
-    app.after_request(add_headers)
+    app.wsgi_app = HeadersOnEveryResponse(app.wsgi_app, app.logger)

@@ -1,14 +1,18 @@
-"""`make run`: serve the app with waitress, on this machine and on the local
-network, and say where to find it: an address, and a QR code that opens the
-app on a phone with the access key."""
+"""`make run`: serve the app on this machine and on the local network, and
+say where to find it: an address, and a QR code that opens the app on a
+phone once (a pairing code, scorekeeper/pairing.py), with the access key for
+a phone that cannot scan. The server is waitress, hardened against a
+stranger on the same network (scorekeeper/server.py)."""
 
 import os
 import socket
+import sys
 
 import segno
-from waitress import serve
 
-from . import create_app
+from . import access, create_app, pairing, server
+from .secret import SecretError
+from .store_lock import StoreInUse, serving_lock
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 # Browsers grant what makes the board a phone app (the Wake Lock API,
@@ -37,21 +41,41 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def _network_address(host: str) -> str | None:
+    if host in LOCAL_HOSTS:
+        return None
+    return lan_address() if host in ("0.0.0.0", "::") else host
+
+
 def main() -> None:
     host = os.environ.get("HOST", "0.0.0.0")
     port = int(os.environ.get("PORT", "5000"))
-    app = create_app()
+    try:
+        app = create_app()
+    except SecretError as error:
+        sys.exit(f"The scorekeeper cannot start: {error}")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Ronda scorekeeper: http://{shown_host}:{port}/", flush=True)
+    lan = _network_address(host)
+    if lan:
+        access.allow_host(app, lan)
+        name = f"[{lan}]" if ":" in lan else lan
+        with app.app_context():
+            url = pairing.pairing_url(f"http://{name}:{port}", pairing.codes().new())
+        print(f"On a phone on the same network, scan this QR code or open {url}", flush=True)
+        segno.make(url, error="m").terminal(compact=True)
+        print(f"(It works once, within {pairing.CODE_SECONDS // 60} minutes. For the next "
+              f"phone: Add a phone, on any phone already in or at "
+              f"http://127.0.0.1:{port}/pair here.)", flush=True)
+        print(f"A phone that cannot scan: open http://{name}:{port}/ and type the access key "
+              f"{app.config['ACCESS_KEY']}", flush=True)
     if host not in LOCAL_HOSTS:
-        lan = lan_address() if host in ("0.0.0.0", "::") else host
-        if lan:
-            url = f"http://{lan}:{port}/?key={app.config['ACCESS_KEY']}"
-            print(f"On a phone on the same network: {url}", flush=True)
-            print(f"(access key: {app.config['ACCESS_KEY']})", flush=True)
-            segno.make(url, error="m").terminal(compact=True)
         print(PLAIN_HTTP_NOTE, flush=True)
-    serve(app, host=host, port=port, threads=8)
+    try:
+        with serving_lock(app.config["DATABASE"]):
+            server.serve(app, host=host, port=port)
+    except StoreInUse as error:
+        sys.exit(f"The scorekeeper cannot start: {error}")
 
 
 if __name__ == "__main__":

@@ -120,10 +120,13 @@ def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:
         }
 
 
-def latest_running_game_id(db: sqlite_utils.Database) -> str | None:
-    """The unfinished game touched last, outside the bin."""
-    row = db.execute(
-        "SELECT id FROM games WHERE finished = 0 AND deleted_at IS NULL"
-        " ORDER BY updated_at DESC LIMIT 1"
-    ).fetchone()
+def running_game_id(db: sqlite_utils.Database, preferred: str | None = None) -> str | None:
+    """`preferred` while it runs (unfinished, outside the bin), else the
+    running game added last: insertion order, never a stored clock."""
+    running = "finished = 0 AND deleted_at IS NULL"
+    if preferred is not None:
+        row = db.execute(f"SELECT id FROM games WHERE id = ? AND {running}", [preferred]).fetchone()
+        if row is not None:
+            return row[0]
+    row = db.execute(f"SELECT id FROM games WHERE {running} ORDER BY rowid DESC LIMIT 1").fetchone()
     return None if row is None else row[0]

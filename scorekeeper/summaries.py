@@ -75,10 +75,13 @@ def after_undo(db: sqlite_utils.Database, game_id: str, undone: rules.State,
 
 
 def rebuild(db: sqlite_utils.Database, game_id: str, setup: rules.Setup,
-            events: Iterable[rules.Event], last_event_at: str | None) -> rules.State:
+            events: Iterable[rules.Event], last_event_at: str | None,
+            replayed: tuple[rules.State, list[dict[str, int]]] | None = None) -> rules.State:
     """The whole summary again from the game's standing events (after a
-    correction, an import, the migration); returns the replayed state."""
-    state, totals = tally.replay_counts(setup, events)
+    correction, an import, the migration); returns the replayed state.
+    `replayed`: tally.replay_counts(setup, events) when the caller has it
+    already (an import replays outside the write lock)."""
+    state, totals = replayed or tally.replay_counts(setup, events)
     _save_game(db, game_id, state, last_event_at)
     for side, line in enumerate(tally.side_lines(state)):
         _save_side(db, game_id, side, line, totals[side], absolute=True)

@@ -68,13 +68,19 @@ def add(into: dict[str, int], more: dict[str, int], sign: int = 1) -> None:
         into[name] = into.get(name, 0) + sign * count
 
 
-def replay_counts(setup: Setup, events: Iterable[Event]) -> tuple[State, list[dict[str, int]]]:
-    """The state after `events` and, per side, every kind of gain counted
-    (all of COUNTS, zeros included). Raises the engine's errors."""
+def totals_of(setup: Setup, states: Iterable[State]) -> list[dict[str, int]]:
+    """Per side, every kind of gain counted (all of COUNTS, zeros included)
+    over the states a game went through, each after one of its events."""
     totals: list[dict[str, int]] = [dict.fromkeys(COUNTS, 0) for _ in setup.sides]
-    state = new_game(setup)
-    for event in events:
-        state = apply(state, event)
+    for state in states:
         for side, counts in enumerate(counts_of(state.gains, setup.rules, setup.side_count)):
             add(totals[side], counts)
-    return state, totals
+    return totals
+
+
+def replay_counts(setup: Setup, events: Iterable[Event]) -> tuple[State, list[dict[str, int]]]:
+    """The state after `events` and its totals_of. Raises the engine's errors."""
+    states = [new_game(setup)]
+    for event in events:
+        states.append(apply(states[-1], event))
+    return states[-1], totals_of(setup, states[1:])

@@ -236,3 +236,48 @@ def test_the_flask_commands_work_from_the_command_line(folder):
                               capture_output=True, text=True)
     assert restored.returncode == 0, restored.stderr
     assert state(make_app(folder).test_client(), game)["id"] == game
+
+
+def test_a_restore_is_refused_while_a_server_runs_on_the_store(folder):
+    """Before: `flask restore` under a running server exited 0, and the taps
+    the server had acknowledged since the backup were gone."""
+    import json
+    import urllib.request
+
+    from live_server import LiveServer
+
+    database = folder / "served.sqlite3"
+    env = dict(os.environ, FLASK_DATABASE=str(database),
+               FLASK_BACKUP_DIR=str(folder / "backups"))
+    flask = [sys.executable, "-m", "flask", "--app", "scorekeeper"]
+    live = LiveServer(folder, database)
+    live.start()
+    try:
+        live.get("/")
+        request = urllib.request.Request(
+            live.url + "/api/games", data=json.dumps({"sides": ["A", "B"]}).encode(),
+            headers={"Content-Type": "application/json"})
+        game = json.load(urllib.request.urlopen(request, timeout=10))["id"]
+        made = subprocess.run(flask + ["backup"], env=env, cwd=ROOT, capture_output=True,
+                              text=True)
+        assert made.returncode == 0, made.stderr
+        [copy] = backup.backups(folder / "backups")
+        tap = urllib.request.Request(
+            f"{live.url}/api/games/{game}/events",
+            data=json.dumps({"type": "missa", "side": 0}).encode(),
+            headers={"Content-Type": "application/json"})
+        assert json.load(urllib.request.urlopen(tap, timeout=10))["version"] == 1
+
+        refused = subprocess.run(flask + ["restore", str(copy)], env=env, cwd=ROOT,
+                                 capture_output=True, text=True)
+        assert refused.returncode != 0
+        assert "a server is using" in refused.stderr and "Nothing was changed" in refused.stderr
+        assert "Traceback" not in refused.stderr
+        status, body = live.get(f"/api/games/{game}")
+        assert status == 200 and json.loads(body)["version"] == 1  # the tap is still there
+    finally:
+        live.kill()
+    # Once the server is stopped, the same restore goes through.
+    restored = subprocess.run(flask + ["restore", str(copy)], env=env, cwd=ROOT,
+                              capture_output=True, text=True)
+    assert restored.returncode == 0, restored.stderr

@@ -1,6 +1,7 @@
 """`make run`'s start-up message, and what makes the app installable."""
 
 import json
+import re
 
 import pytest
 
@@ -9,7 +10,8 @@ from scorekeeper import serve
 
 def test_make_run_prints_the_address_a_qr_code_and_the_access_key(monkeypatch, tmp_path, capsys):
     served = {}
-    monkeypatch.setattr(serve, "serve", lambda app, **options: served.update(options))
+    monkeypatch.setattr(serve.server, "serve",
+                        lambda app, **options: served.update(options, app=app))
     monkeypatch.setattr(serve, "lan_address", lambda: "192.168.1.50")
     monkeypatch.setenv("FLASK_DATABASE", str(tmp_path / "run.sqlite3"))
     monkeypatch.setenv("FLASK_ACCESS_KEY", "abcdefghjkmn")
@@ -18,19 +20,27 @@ def test_make_run_prints_the_address_a_qr_code_and_the_access_key(monkeypatch, t
     serve.main()
     out = capsys.readouterr().out
     assert "http://127.0.0.1:5123/" in out
-    assert "http://192.168.1.50:5123/?key=abcdefghjkmn" in out
     assert "█" in out  # the QR code, drawn in the terminal
+    # The QR code carries a pairing code, the key is only printed, to be typed.
+    code = re.search(r"http://192\.168\.1\.50:5123/pair/([\w-]+)", out).group(1)
+    assert "?key=" not in out and "type the access key abcdefghjkmn" in out
     assert serve.PLAIN_HTTP_NOTE in out  # what the phone can and cannot do over plain http
-    assert served == {"host": "0.0.0.0", "port": 5123, "threads": 8}
+    app = served.pop("app")
+    assert served == {"host": "0.0.0.0", "port": 5123}
+    phone = app.test_client()
+    where = {"headers": {"Host": "192.168.1.50:5123"},
+             "environ_base": {"REMOTE_ADDR": "192.168.1.23"}}
+    assert phone.post(f"/pair/{code}", **where).status_code == 303
+    assert phone.get("/", **where).status_code == 200
 
 
 def test_a_local_only_host_prints_no_network_address(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(serve, "serve", lambda app, **options: None)
+    monkeypatch.setattr(serve.server, "serve", lambda app, **options: None)
     monkeypatch.setenv("FLASK_DATABASE", str(tmp_path / "run.sqlite3"))
     monkeypatch.setenv("HOST", "127.0.0.1")
     serve.main()
     out = capsys.readouterr().out
-    assert "http://127.0.0.1:5000/" in out and "?key=" not in out
+    assert "http://127.0.0.1:5000/" in out and "/pair/" not in out
     assert "plain http" not in out  # loopback is a secure context
 
 

@@ -4,6 +4,7 @@ from typing import Any, Mapping
 
 from .errors import N_, InvalidInput
 from .houserules import BUILT_IN_PRESETS, HouseRules, is_whole, rules_from_spec
+from .names import clean_name
 from .state import Setup
 
 NAME_LENGTH = 40
@@ -38,12 +39,15 @@ def parse_new_game(
 
 
 def parse_sides(value: Any) -> tuple[str, ...]:
-    """2 or 3 names, trimmed, 1 to 40 characters, unique ignoring case."""
+    """2 or 3 names, cleaned (names.py), 1 to 40 characters, unique ignoring case."""
     if not isinstance(value, list) or not 2 <= len(value) <= 3:
         raise InvalidInput(N_("sides must be a list of 2 or 3 names."))
     if not all(isinstance(name, str) for name in value):
         raise InvalidInput(N_("Each side's name must be text."))
-    names = tuple(name.strip() for name in value)
+    names = tuple(clean_name(name) for name in value)
+    if any(not name and raw.strip() for name, raw in zip(names, value)):
+        raise InvalidInput(N_("A side's name must show something: this one holds only "
+                              "invisible characters."))
     if not all(1 <= len(name) <= NAME_LENGTH for name in names):
         raise InvalidInput(
             N_("Each side's name takes 1 to %(length)s characters."), length=NAME_LENGTH

@@ -20,6 +20,7 @@ from ..history_forms import ConfirmForm, CorrectForm
 from ..rules import RANKS, to_dict
 from ..rules.errors import N_, InvalidInput, ScoringError
 from ..rules.events import KINDS, LAST_TRICK_OUTCOMES
+from ..rules.names import clean_name
 from ..rules.newgame import NAME_LENGTH
 from . import games as board_views
 
@@ -54,7 +55,7 @@ def page_number(args: MultiDict) -> int:
 
 
 def name_filter(args: MultiDict, field: str = "name") -> str | None:
-    value = args.get(field, "").strip()
+    value = clean_name(args.get(field, ""))
     if len(value) > NAME_LENGTH:
         raise InvalidInput(N_("A name has at most %(length)s characters."), length=NAME_LENGTH)
     return value or None
@@ -164,7 +165,8 @@ def restore(game_id: str):
 def _review_context(game: games.Game) -> dict:
     db = get_db()
     return {
-        "review": review.build(game.setup, store.log(db, game.id), game.state),
+        "review": review.build(game.setup, store.log(db, game.id), game.state,
+                               page_number(request.args)),
         "line": history.game_line(db, game.id),
         "restore_form": _confirm_form(),
     }
@@ -173,13 +175,22 @@ def _review_context(game: games.Game) -> dict:
 @bp.get("/games/<game_id>/review")
 def show_review(game_id: str):
     game = _load(game_id)
-    return render_template("history/review.html", game=game, **_review_context(game))
+    try:
+        context = _review_context(game)
+    except review.NoSuchPage as error:
+        return no_such_page(error.pages)
+    return render_template("history/review.html", game=game, pages_of="history.show_review",
+                           **context)
 
 
 def render_finished(game: games.Game):
     """A game that is over: its result (the board's), then its review."""
+    try:
+        context = _review_context(game)
+    except review.NoSuchPage as error:
+        return no_such_page(error.pages)
     return board_views.render_board(game, MultiDict(), template="history/finished.html",
-                                    **_review_context(game))
+                                    pages_of="games.show", **context)
 
 
 def _review_url(game: games.Game) -> str:

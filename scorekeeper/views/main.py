@@ -2,7 +2,7 @@
 
 from flask import Blueprint, render_template
 
-from .. import games
+from .. import games, resume
 from ..db import get_db
 
 bp = Blueprint("main", __name__)
@@ -10,4 +10,4 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def index():
-    return render_template("main/index.html", running=games.latest_running(get_db()))
+    return render_template("main/index.html", running=games.running(get_db(), resume.wanted()))

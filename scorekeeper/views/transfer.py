@@ -9,15 +9,19 @@ raised for these two endpoints only (Flask 3.1's per-request
 import csv
 import io
 import json
+import re
+import threading
+from contextlib import contextmanager
 
 from flask import (
-    Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for,
+    Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
+    url_for,
 )
 from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import games, store, transfer
-from ..api import _known_game, idempotency_key, json_body
+from ..api import _known_game, idempotency_key, json_body, parse_json
 from ..clock import utc_now
 from ..db import get_db
 from ..describe import event_text
@@ -32,6 +36,7 @@ api_bp = Blueprint("transfer_api", __name__, url_prefix="/api")
 
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
 TOO_LARGE = N_("The file is too large: an import takes at most %(size)s MiB.")
+IMPORT_RUNNING = N_("Another import is running: try again once it is done.")
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:
@@ -64,8 +69,14 @@ def export_game(game_id: str):
     return _json_download(transfer.document([found], utc_now()), f"ronda-{game_id}.json")
 
 
+# A spreadsheet told to split on another separator (";" in French) makes a
+# new cell after each one: "a;=1+2" becomes "a" and the formula "=1+2".
+AFTER_SEPARATOR = re.compile(r"([,;|\t\r\n]\s*)(?=[=+\-@])")
+
+
 def _cell(text: str) -> str:
-    """A text cell a spreadsheet will not read as a formula."""
+    """A text cell that no spreadsheet reads as a formula, whatever the separator."""
+    text = AFTER_SEPARATOR.sub(r"\1'", text)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
@@ -94,19 +105,32 @@ def export_csv(game_id: str):
     return _download(out.getvalue(), "text/csv", f"ronda-{game_id}.csv")
 
 
-def _import(data) -> tuple[list[str], list[str]]:
-    return transfer.import_document(get_db(), data)
+class ImportRunning(Exception):
+    """Another import is being read or written."""
+
+
+@contextmanager
+def _one_import_at_a_time():
+    """An import holds a thread for seconds: one at a time, so that imports
+    sent together never take every thread from the taps."""
+    running = current_app.extensions.setdefault("scorekeeper.import", threading.Lock())
+    if not running.acquire(blocking=False):
+        raise ImportRunning
+    try:
+        yield
+    finally:
+        running.release()
+
+
+def _busy():
+    return error_answer(gettext(IMPORT_RUNNING), 429, {"Retry-After": "5"})
 
 
 def _loads(raw: bytes):
     try:
-        return json.loads(raw, parse_constant=_no_constant)
+        return parse_json(raw)
     except (ValueError, RecursionError):
         raise InvalidInput(N_("The file is not valid JSON: is it a whole export?"))
-
-
-def _no_constant(name: str):
-    raise ValueError(name)  # NaN and Infinity are not JSON
 
 
 def _too_large():
@@ -122,10 +146,13 @@ def api_import():
     if (request.content_length or 0) > MAX_IMPORT_BYTES:
         return _too_large()
     try:
-        raw = request.get_data(cache=False)
+        with _one_import_at_a_time():
+            raw = request.get_data(cache=False)
+            imported, skipped = transfer.import_document(get_db(), _loads(raw))
     except RequestEntityTooLarge:
         return _too_large()
-    imported, skipped = _import(_loads(raw))
+    except ImportRunning:
+        return _busy()
     return jsonify({"imported": imported, "skipped": skipped})
 
 
@@ -152,7 +179,12 @@ def import_page():
         flash(gettext("Pick an export file (.json) to import."), "error")
         return redirect(url_for("transfer.import_page"), 303)
     try:
-        imported, skipped = _import(_loads(form.file.data.read(MAX_IMPORT_BYTES + 1)))
+        with _one_import_at_a_time():
+            document = _loads(form.file.data.read(MAX_IMPORT_BYTES + 1))
+            imported, skipped = transfer.import_document(get_db(), document)
+    except ImportRunning:
+        flash(gettext(IMPORT_RUNNING), "error")
+        return redirect(url_for("transfer.import_page"), 303)
     except ScoringError as error:
         flash(error.sentence(gettext), "error")
         return redirect(url_for("transfer.import_page"), 303)

@@ -90,8 +90,8 @@ def table_url(server) -> str:
 
 
 def let_in(context, server) -> None:
-    """Give a phone the table's access cookie, as the QR code's `/?key=` does
-    (scorekeeper/access.py). The one place that knows how a phone gets in."""
+    """Give a phone the table's access cookie, as a pairing code or the typed
+    key does (scorekeeper/access.py). The one place that knows how a phone gets in."""
     context.add_cookies([{
         "name": access.COOKIE, "value": access.cookie_value(TABLE_KEY, TABLE_SECRET),
         "url": table_url(server), "httpOnly": True, "sameSite": "Lax",

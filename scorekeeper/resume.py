@@ -1,0 +1,37 @@
+"""Which game the home page resumes: the one this device used last.
+
+A device that shows or plays a game keeps its id in a cookie, and the home
+page resumes that game while it runs. Without one (a new device, or its
+game is over or in the bin), the running game added to the store last.
+Never a clock: set back two hours, or an imported game dated 9999, it sent
+the next taps to another game.
+"""
+
+import re
+
+from flask import Flask, Response, request
+
+COOKIE = "ronda_game"
+COOKIE_AGE = 30 * 24 * 3600
+GAME_ID = re.compile(r"[a-z0-9]{1,40}")
+# A game used from this device: its board, its taps (forms and API).
+ENDPOINTS = {"games.show", "games.play", "games.undo", "api.get_game", "api.post_event",
+             "api.post_undo"}
+
+
+def wanted() -> str | None:
+    """The game this device used last, as its cookie says."""
+    value = request.cookies.get(COOKIE, "")
+    return value if GAME_ID.fullmatch(value) else None
+
+
+def remember(response: Response) -> Response:
+    game_id = (request.view_args or {}).get("game_id")
+    if (request.endpoint in ENDPOINTS and response.status_code < 400 and game_id
+            and GAME_ID.fullmatch(game_id) and wanted() != game_id):
+        response.set_cookie(COOKIE, game_id, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(remember)
