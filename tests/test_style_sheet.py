@@ -5,11 +5,14 @@ put the whole end of the sheet inside the big screen's media query."""
 import re
 from pathlib import Path
 
-SHEET = Path(__file__).resolve().parent.parent / "static" / "style.css"
+import pytest
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
-def test_every_block_of_the_style_sheet_is_closed_where_it_should_be():
-    text = re.sub(r"/\*.*?\*/", "", SHEET.read_text(), flags=re.S)
+@pytest.mark.parametrize("sheet", sorted(p.name for p in STATIC.glob("*.css")))
+def test_every_block_of_the_style_sheets_is_closed_where_it_should_be(sheet):
+    text = re.sub(r"/\*.*?\*/", "", (STATIC / sheet).read_text(), flags=re.S)
     depth, at_rules = 0, []
     for number, line in enumerate(text.splitlines(), 1):
         for char in line:
