@@ -34,6 +34,13 @@ $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
+	@# openskill's wheels for this machine are compiled (mypyc): its pure-Python
+	@# wheel is the one a phone gets, so every machine runs that same code.
+	rm -rf $(VENV)/pure
+	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --platform any \
+	  --implementation py --python-version $$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') \
+	  -d $(VENV)/pure 'openskill>=6.2,<7'
+	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall $(VENV)/pure/openskill-*-py3-none-any.whl
 	rm -f $(VENV)/.run-* $(VENV)/.installed-*
 	touch $@
 

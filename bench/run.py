@@ -32,7 +32,7 @@ from .common import ROOT, file_system_of
 
 # One module per row of the table, in the table's order.
 ROWS = ["bench.tap", "bench.game_length", "bench.replay", "bench.club", "bench.browser_game",
-        "bench.page_weight", "bench.history_scale"]
+        "bench.page_weight", "bench.history_scale", "bench.people_scale"]
 
 RESULTS = ROOT / "bench" / "results.json"
 DOC = ROOT / "docs" / "PERFORMANCE.md"

@@ -31,7 +31,7 @@ from flask import Flask, current_app, jsonify, redirect, render_template, reques
 from flask_babel import gettext
 from werkzeug.http import parse_cookie
 
-from . import pairing
+from . import pairing, screen_access
 from .errors import error_answer
 from .local_paths import local_path
 from .rules.errors import N_
@@ -249,6 +249,8 @@ def guard():
     if request.path.startswith(pairing.PREFIX):
         return _pairing(address, request.path[len(pairing.PREFIX):], admitted)
     if admitted or request.endpoint == "static":
+        return None
+    if screen_access.allows(request):  # a club night's read-only screen link (issue 15)
         return None
     if request.path == KEY_PATH and request.method == "POST":
         return _typed_key(address)

@@ -68,13 +68,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     rule_texts.init_app(app)
     resume.init_app(app)
 
-    from .views import games, history, main, settings, stats, transfer
+    from .views import games, history, main, nights, players, settings, stats, transfer
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(nights.bp)
     app.register_blueprint(transfer.bp)
     # The import form's CSRF token is checked by its form, once the view has
     # raised the body limit: the global check would read the body first.

@@ -116,3 +116,46 @@ def bar_chart(rows: list[tuple[str, float, str]], scale: float | None = None,
         for index, (label, value, text) in enumerate(rows)
     ]
     return BarChart(WIDTH, max(row_height, row_height * len(rows)), label_width, bar_height, bars)
+
+
+@dataclass(frozen=True, slots=True)
+class BandChart:
+    """A rating over games: its mean (a line) and mean ± σ (a band)."""
+
+    width: int
+    height: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+    line: str  # polyline points
+    band: str  # polygon points
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+
+
+def band_chart(values: list[tuple[float, float]]) -> BandChart:
+    """(mean, spread) after each game, oldest first; the start (game 0) is
+    the first value's before, so `values` should begin with it."""
+    count = max(1, len(values) - 1)
+    low = min(m - s for m, s in values)
+    high = max(m + s for m, s in values)
+    low, high = int(low // 5 * 5), int(-(-high // 5) * 5)
+    high = max(high, low + 5)
+    left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+
+    def x(index: int) -> float:
+        return round(left + (right - left) * index / count, 1)
+
+    def y(value: float) -> float:
+        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
+
+    line = " ".join(f"{x(i)},{y(m)}" for i, (m, _) in enumerate(values))
+    upper = [f"{x(i)},{y(m + s)}" for i, (m, s) in enumerate(values)]
+    lower = [f"{x(i)},{y(m - s)}" for i, (m, s) in enumerate(values)][::-1]
+    step = _step(high - low)
+    y_ticks = [Tick(y(v), str(v)) for v in range(-(-low // step) * step, high + 1, step)]
+    every = max(1, count // 5)
+    x_ticks = [Tick(x(i), str(i)) for i in range(0, count + 1, every)]
+    return BandChart(WIDTH, HEIGHT, left, right, top, bottom, line, " ".join(upper + lower),
+                     x_ticks, y_ticks)

@@ -190,6 +190,11 @@ def write_transaction(db: sqlite_utils.Database, long: bool = False
     writer before it is done. Other processes are still kept out by
     SQLite's own lock and its busy timeout. `long`: an import, which the
     writers after it wait for however long it takes (WriteLock)."""
+    if db.conn.in_transaction and getattr(db, "_scorekeeper_writing", False):
+        # Inside another write of this module's (a night's table is a game
+        # and its table, one transaction): the outer one commits or rolls back.
+        yield db
+        return
     lock = getattr(db, "_scorekeeper_write_lock", None)
     if lock is not None:
         timeout = getattr(db, "_scorekeeper_timeout", BUSY_TIMEOUT_SECONDS)
@@ -199,11 +204,14 @@ def write_transaction(db: sqlite_utils.Database, long: bool = False
             lock.long_until = time.monotonic() + LONG_WRITE_SECONDS
     try:
         db.execute("BEGIN IMMEDIATE")
+        db._scorekeeper_writing = True
         try:
             yield db
         except BaseException:
             db.rollback()
             raise
+        finally:
+            db._scorekeeper_writing = False
         db.execute("COMMIT")
     finally:
         if lock is not None:

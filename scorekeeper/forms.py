@@ -61,6 +61,19 @@ class NewGameForm(TokenForm):
         DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
     name2 = StringField(_l("Third side (3 players)"), validators=[
         Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    # With four players: each side's two partners (players.py). The side's
+    # name then defaults to "Karim & Salma": unless the scorer changed the name
+    # the page offered (given0/given1), which stays.
+    p0a = StringField(_l("Team 1, player 1"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    p0b = StringField(_l("Team 1, player 2"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    p1a = StringField(_l("Team 2, player 1"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    p1b = StringField(_l("Team 2, player 2"), validators=[
+        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    given0 = HiddenField(validators=[Optional(), Length(max=NAME_LENGTH)])
+    given1 = HiddenField(validators=[Optional(), Length(max=NAME_LENGTH)])
     preset = SelectField(_l("Rules"), default="appli")
     first_dealer = RadioField(
         _l("First dealer"), choices=[SelectChoice(str(n), str(n + 1)) for n in range(3)], default="0"

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import rules, store, summaries
+from . import players, ratings, rules, store, summaries
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 
@@ -68,15 +68,24 @@ def create(
     db: sqlite_utils.Database, body: Any, key: str | None, now: str,
     presets: Mapping[str, rules.HouseRules] = rules.BUILT_IN_PRESETS,
 ) -> tuple[Game, bool]:
-    """Start a game; (game, True), or (the game this key already made, False)."""
-    return _start(db, rules.parse_new_game(body, presets), key, now)
+    """Start a game; (game, True), or (the game this key already made, False).
+    Beyond the contract, `partners` names each side's players (players.py)."""
+    if isinstance(body, dict) and "partners" in body:
+        body = dict(body)
+        partners = body.pop("partners")
+    else:
+        partners = None
+    setup = rules.parse_new_game(body, presets)
+    return _start(db, setup, players.parse_partners(partners, setup), key, now)
 
 
-def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> Game:
-    """The rematch of a game (rules.rematch): made once, whoever asks and
-    however often; every later ask gets the same game."""
+def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[Game, bool]:
+    """The rematch of a game (rules.rematch), its players on the same seats:
+    made once, whoever asks and however often; every later ask gets the same
+    game, (game, False)."""
     game = load(db, game_id)
-    return _start(db, rules.rematch(game.state), rematch_key(game_id), now)[0]
+    seated = players.seat_names(db, game_id, game.setup.side_count)
+    return _start(db, rules.rematch(game.state), seated, rematch_key(game_id), now)
 
 
 def rematch_key(game_id: str) -> str:
@@ -88,8 +97,8 @@ def rematch_of(db: sqlite_utils.Database, game_id: str) -> str | None:
     return store.game_id_for_creation_key(db, rematch_key(game_id))
 
 
-def _start(db: sqlite_utils.Database, setup: rules.Setup, key: str | None, now: str
-           ) -> tuple[Game, bool]:
+def _start(db: sqlite_utils.Database, setup: rules.Setup, seated: list[list[str]],
+           key: str | None, now: str) -> tuple[Game, bool]:
     with write_transaction(db):
         if key is not None:
             existing = store.game_id_for_creation_key(db, key)
@@ -112,6 +121,7 @@ def _start(db: sqlite_utils.Database, setup: rules.Setup, key: str | None, now: 
             "creation_key": key,
         })
         summaries.create_sides(db, game_id, setup)
+        players.link_game(db, game_id, setup, seated, now)
     return Game(game_id, 0, state, now, now), True
 
 
@@ -152,6 +162,8 @@ def record(
         store.append(db, game_id, version, "event", rules.to_dict(event), key, now)
         store.save_state(db, game_id, version, state.snapshot(), now)
         summaries.after_event(db, game_id, game.state, state, now)
+        if state.finished != game.state.finished:  # only the event that ends a game
+            ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True
 
 
@@ -185,6 +197,8 @@ def undo(
         previous = standing[-2][0] if len(standing) > 1 else None
         summaries.after_undo(db, game_id, game.state, state,
                              summaries.event_time(db, game_id, previous))
+        if state.finished != game.state.finished:
+            ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True
 
 
@@ -307,6 +321,8 @@ def correct(
         last = summaries.event_time(db, game_id, standing[-1][0] if standing else None)
         state = summaries.rebuild(db, game_id, setup, events, last)
         store.save_state(db, game_id, version, state.snapshot(), now)
+        if state.finished or game.state.finished:
+            ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True
 
 

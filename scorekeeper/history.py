@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlite_utils
 
-from . import summaries
+from . import ratings, summaries
 from .db import write_transaction
 from .summaries import name_key
 
@@ -75,7 +75,7 @@ def line_from_row(row: tuple[Any, ...]) -> GameLine:
 
 
 def games_page(db: sqlite_utils.Database, number: int = 1, name: str | None = None,
-               binned: bool = False) -> Page:
+               binned: bool = False, person: int | None = None) -> Page:
     """Page `number` (from 1) of the games, newest first: those in the bin
     when `binned` (latest thrown first), else the others; only those where a
     side bears `name` (case ignored) when given. Raises NoSuchPage."""
@@ -84,6 +84,9 @@ def games_page(db: sqlite_utils.Database, number: int = 1, name: str | None = No
     if name:
         where.append("id IN (SELECT game_id FROM game_sides WHERE name_key = ?)")
         params.append(name_key(name))
+    if person is not None:  # a player's games (players.py), whatever their sides' names
+        where.append("id IN (SELECT game_id FROM seats WHERE person = ?)")
+        params.append(person)
     condition = " AND ".join(where)
     count = db.execute(f"SELECT count(*) FROM games WHERE {condition}", params).fetchone()[0]
     page = Page([], number, count)
@@ -122,6 +125,7 @@ def throw_away(db: sqlite_utils.Database, game_id: str, now: str) -> bool:
             "UPDATE games SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL", [now, game_id]
         )
         summaries.recount(db, game_id)
+        ratings.game_changed(db, game_id)
     return cursor.rowcount == 1
 
 
@@ -133,6 +137,7 @@ def restore(db: sqlite_utils.Database, game_id: str) -> bool:
             [game_id],
         )
         summaries.recount(db, game_id)
+        ratings.game_changed(db, game_id)
     return cursor.rowcount == 1
 
 
@@ -142,5 +147,8 @@ def empty_bin(db: sqlite_utils.Database) -> int:
         binned = "SELECT id FROM games WHERE deleted_at IS NOT NULL"
         db.execute(f"DELETE FROM events WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM game_sides WHERE game_id IN ({binned})")
+        db.execute(f"DELETE FROM seats WHERE game_id IN ({binned})")
+        ratings.forget(db, binned)
+        db.execute(f"DELETE FROM night_tables WHERE game_id IN ({binned})")
         cursor = db.execute("DELETE FROM games WHERE deleted_at IS NOT NULL")
     return cursor.rowcount

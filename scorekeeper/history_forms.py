@@ -2,12 +2,14 @@
 it becomes the Idempotency-Key of a correction, so a resubmission applies
 nothing twice."""
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import IntegerField
-from wtforms.validators import InputRequired, NumberRange
+from wtforms import IntegerField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from .forms import TokenForm
+from .forms import NAME_TOO_LONG, TokenForm
+from .rules.newgame import NAME_LENGTH
 
 
 class ConfirmForm(TokenForm):
@@ -22,3 +24,15 @@ class CorrectForm(TokenForm):
 
 class ImportForm(FlaskForm):
     file = FileField(validators=[FileRequired()])
+
+
+class PlayerForm(TokenForm):
+    """A player's name and nickname (players.py checks them)."""
+
+    name = StringField(_l("Name"), validators=[
+        DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    nickname = StringField(_l("Nickname (optional)"), validators=[Optional(), Length(max=40)])
+
+
+class MergeForm(TokenForm):
+    into = IntegerField(validators=[InputRequired(), NumberRange(min=1)])

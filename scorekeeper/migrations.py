@@ -1,5 +1,7 @@
 """The schema's history, applied at start-up. A step never drops data."""
 
+import json
+
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
@@ -115,6 +117,104 @@ def game_summaries(db: sqlite_utils.Database) -> None:
             db, game_id, setup, [rules.recorded_event(e, setup) for _, e in standing],
             summaries.event_time(db, game_id, standing[-1][0] if standing else None),
         )
+
+
+@migrations(name="0004_players")
+def players_and_seats(db: sqlite_utils.Database) -> None:
+    """People beside the games (issue 15): a roster, its changes as records of
+    their own, and which player sat on which side. Every stored side is linked
+    to the player of its name; no game is changed. Frozen: the name key is
+    copied here, not imported, so that this step stays what it was."""
+    import unicodedata
+
+    def key_of(name: str) -> str:
+        return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+    db["players"].create(
+        {"id": int, "name": str, "name_key": str, "nickname": str, "created_at": str,
+         "merged_into": int,  # a merged entry: the player it now is (undoable)
+         "person": int},  # who it is in the end: itself, or the root of its merges
+        pk="id", not_null={"name", "name_key", "created_at", "person"},
+    )
+    db["players"].create_index(["name_key"], unique=True)
+    db["players"].create_index(["person"])
+    # Renames, nicknames, merges and their undoing: records, never rewritten.
+    db["player_changes"].create(
+        {"id": int, "player_id": int, "action": str, "payload": str, "created_at": str},
+        pk="id", not_null={"player_id", "action", "payload", "created_at"},
+        foreign_keys=[("player_id", "players", "id")],
+    )
+    db["player_changes"].create_index(["player_id", "id"])
+    # Who sat on a side: one seat per player (two partners with four players).
+    db["seats"].create(
+        {"game_id": str, "side": int, "seat": int, "player_id": int, "person": int},
+        pk=("game_id", "side", "seat"), not_null={"player_id", "person"},
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
+    db["seats"].create_index(["person", "game_id", "side"])
+    db["seats"].create_index(["player_id"])
+    ids: dict[str, int] = {}
+    rows = db.execute("SELECT id, sides, created_at FROM games ORDER BY created_at, id")
+    for game_id, sides, created_at in rows.fetchall():
+        for side, name in enumerate(json.loads(sides)):
+            key = key_of(name)
+            if key not in ids:
+                cursor = db.execute(
+                    "INSERT INTO players (name, name_key, created_at, person) VALUES (?, ?, ?, 0)",
+                    [" ".join(name.split()), key, created_at])
+                ids[key] = cursor.lastrowid
+                db.execute("UPDATE players SET person = id WHERE id = ?", [ids[key]])
+            db.execute("INSERT INTO seats (game_id, side, seat, player_id, person)"
+                       " VALUES (?, ?, 0, ?, ?)", [game_id, side, ids[key], ids[key]])
+
+
+@migrations(name="0005_ratings")
+def ratings(db: sqlite_utils.Database) -> None:
+    """The ratings (scorekeeper/ratings.py), derived from the finished games:
+    which games are rated and in what order (the time each was first over),
+    each person's rating after each game, and the latest. Frozen: the
+    ratings themselves are left to the service, which rebuilds them at the
+    next start when `ratings_stale` is set."""
+    db["rated_games"].create(
+        {"game_id": str, "rated_at": str, "counted": int}, pk="game_id",
+        not_null={"rated_at", "counted"}, foreign_keys=[("game_id", "games", "id")])
+    db["rated_games"].create_index(["counted", "rated_at", "game_id"])
+    db["rating_steps"].create(
+        {"game_id": str, "person": int, "rated_at": str, "mu": float, "sigma": float,
+         "games": int, "wins": int},  # games and wins so far: the roster reads them
+        pk=("game_id", "person"), not_null={"rated_at", "mu", "sigma", "games", "wins"})
+    db["rating_steps"].create_index(["person", "rated_at", "game_id"])
+    db["rating_steps"].create_index(["rated_at", "game_id"])
+    db["person_ratings"].create(
+        {"person": int, "mu": float, "sigma": float, "games": int, "wins": int}, pk="person",
+        not_null={"mu", "sigma", "games", "wins"})
+    db["person_ratings"].create_index(["games"])
+    db.execute("INSERT INTO rated_games (game_id, rated_at, counted)"
+               " SELECT id, coalesce(last_event_at, updated_at), deleted_at IS NULL"
+               " FROM games WHERE finished = 1")
+    db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
+
+
+@migrations(name="0006_club_nights")
+def club_nights(db: sqlite_utils.Database) -> None:
+    """A club's evening (scorekeeper/nights.py): its entrants for the round
+    robin, and its tables, each one game."""
+    db["nights"].create(
+        {"id": str, "name": str, "date": str, "preset": str,
+         "players": int,  # 2: one player a side; 4: teams of two
+         "created_at": str,
+         "screen_key": str},  # the read-only big screen's key, while it is on
+        pk="id", not_null={"name", "date", "preset", "players", "created_at"})
+    db["nights"].create_index(["date", "created_at"])
+    db["night_entrants"].create(
+        {"night_id": str, "position": int, "names": str},  # JSON: 1 or 2 names
+        pk=("night_id", "position"), not_null={"names"},
+        foreign_keys=[("night_id", "nights", "id")])
+    db["night_tables"].create(
+        {"game_id": str, "night_id": str, "number": int, "round": int, "created_at": str},
+        pk="game_id", not_null={"night_id", "number", "created_at"},
+        foreign_keys=[("game_id", "games", "id"), ("night_id", "nights", "id")])
+    db["night_tables"].create_index(["night_id", "number"], unique=True)
 
 
 def migrate(db: sqlite_utils.Database) -> None:

@@ -13,7 +13,7 @@ import threading
 from flask import Flask
 from flask_babel import gettext
 
-from . import backup, db, migrations
+from . import backup, db, migrations, ratings
 from .errors import error_answer
 from .rules.errors import N_
 
@@ -28,6 +28,11 @@ def migrate(app: Flask) -> None:
     )
     try:
         migrations.migrate(connection)
+        try:
+            ratings.rebuild_if_stale(connection)  # derived data a migration left to rebuild
+        except sqlite3.OperationalError as error:  # a read-only store: the scores still show
+            app.logger.warning("The ratings are not rebuilt yet (%s): they will be at the next "
+                               "start on a writable store.", _reason(error))
     finally:
         connection.close()
 

@@ -17,15 +17,20 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import rules, store, summaries, tally
+from . import players, ratings, rules, store, summaries, tally
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 from .rules.houserules import HouseRules, check_rule
 
 FORMAT = "ronda-scorekeeper"
-FORMAT_VERSION = 1
+# Version 2 (issue 15) adds each game's seats (who sat on each side, by
+# name) and the club nights; a version 1 document still imports, its sides
+# seated by their names as the migration seated the stored ones.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 GAME_FIELDS = ("id", "created_at", "updated_at", "deleted_at", "sides", "players",
                "first_dealer", "rules", "creation_key", "version", "result", "log")
+GAME_FIELDS_V2 = GAME_FIELDS + ("seats",)
 RECORD_FIELDS = ("seq", "action", "payload", "idempotency_key", "undone_by", "created_at")
 RESULT_FIELDS = ("scores", "finished", "winner", "hand", "deal")
 # Long enough never to be a word of the site's own addresses (/games/bin, /games/new).
@@ -41,7 +46,8 @@ def _result(state: rules.State) -> dict[str, Any]:
             "hand": state.hand, "deal": state.deal}
 
 
-def _game_document(row: Mapping[str, Any], log: list[dict]) -> dict[str, Any]:
+def _game_document(row: Mapping[str, Any], log: list[dict],
+                   seats: list[list[str]]) -> dict[str, Any]:
     state = json.loads(row["state"])
     return {
         "id": row["id"],
@@ -56,7 +62,20 @@ def _game_document(row: Mapping[str, Any], log: list[dict]) -> dict[str, Any]:
         "version": row["version"],
         "result": {key: state[key] for key in RESULT_FIELDS},
         "log": log,
+        "seats": seats,
     }
+
+
+def _seats(db: sqlite_utils.Database, game_id: str | None = None) -> dict[str, list[list[str]]]:
+    """Who sat on each side of each game (or of one), by their person's name now."""
+    found: dict[str, dict[int, list[str]]] = {}
+    cursor = db.execute(
+        "SELECT s.game_id, s.side, p.name FROM seats s JOIN players p ON p.id = s.person"
+        + (" WHERE s.game_id = ?" if game_id else "") + " ORDER BY s.game_id, s.side, s.seat",
+        [game_id] if game_id else [])
+    for game, side, name in cursor:
+        found.setdefault(game, {}).setdefault(side, []).append(name)
+    return {game: [sides[s] for s in sorted(sides)] for game, sides in found.items()}
 
 
 _ROW_COLUMNS = ("id", "created_at", "updated_at", "deleted_at", "sides", "players",
@@ -69,7 +88,8 @@ def export_game(db: sqlite_utils.Database, game_id: str) -> dict[str, Any] | Non
                      [game_id]).fetchone()
     if row is None:
         return None
-    return _game_document(dict(zip(_ROW_COLUMNS, row)), list(store.log(db, game_id)))
+    return _game_document(dict(zip(_ROW_COLUMNS, row)), list(store.log(db, game_id)),
+                          _seats(db, game_id).get(game_id, []))
 
 
 def export_all(db: sqlite_utils.Database) -> list[dict[str, Any]]:
@@ -87,13 +107,18 @@ def export_all(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     cursor = db.execute(
         f"SELECT {', '.join(_ROW_COLUMNS)} FROM games ORDER BY created_at, id"
     )
-    return [_game_document(dict(zip(_ROW_COLUMNS, row)), logs.get(row[0], []))
-            for row in cursor]
+    seats = _seats(db)
+    return [_game_document(dict(zip(_ROW_COLUMNS, row)), logs.get(row[0], []),
+                           seats.get(row[0], [])) for row in cursor]
 
 
-def document(games: list[dict[str, Any]], now: str) -> dict[str, Any]:
-    return {"format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": now,
-            "games": games}
+def document(games: list[dict[str, Any]], now: str,
+             nights: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    found = {"format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": now,
+             "games": games}
+    if nights:
+        found["nights"] = nights
+    return found
 
 
 # -- checking a document --------------------------------------------------------------------
@@ -125,6 +150,7 @@ class Checked:
     game_row: dict  # the games table's row
     rows: list[tuple]  # the events table's rows, as the app writes them
     totals: list[dict[str, int]]  # the summary's counts per side (tally.replay_counts)
+    partners: list[list[str]]  # who sat on each side (an old export: the sides' names)
 
 
 def _fail(message: str, **params) -> None:
@@ -322,10 +348,10 @@ def _game_row(game: dict, setup: rules.Setup, state: rules.State) -> dict:
     }
 
 
-def check_game(game: Any) -> Checked:
+def check_game(game: Any, version: int = FORMAT_VERSION) -> Checked:
     """One game of a document, checked whole; raises ScoringError."""
-    _exact_fields(game, GAME_FIELDS, N_("A game must be an object with exactly the fields: "
-                                        "%(fields)s."))
+    _exact_fields(game, GAME_FIELDS_V2 if version >= 2 else GAME_FIELDS,
+                  N_("A game must be an object with exactly the fields: %(fields)s."))
     if not isinstance(game["id"], str) or not GAME_ID.fullmatch(game["id"]):
         _fail(N_("id must be 8 to 40 lowercase letters and digits."))
     _time(game["created_at"], "created_at")
@@ -346,7 +372,9 @@ def check_game(game: Any) -> Checked:
     last = game["log"][log.standing[-1] - 1]["created_at"] if log.standing else None
     rows = [(game["id"], r["seq"], r["action"], store.dumps(payload), r["idempotency_key"],
              r["undone_by"], r["created_at"]) for r, payload in zip(game["log"], payloads)]
-    return Checked(game, setup, state, events, last, _game_row(game, setup, state), rows, totals)
+    partners = players.parse_partners(game.get("seats"), setup)
+    return Checked(game, setup, state, events, last, _game_row(game, setup, state), rows, totals,
+                   partners)
 
 
 def check_document(data: Any) -> list[Checked]:
@@ -354,10 +382,12 @@ def check_document(data: Any) -> list[Checked]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput(N_("This is not a scorekeeper export (its format is not %(format)s)."),
                            format=FORMAT)
-    if data.get("format_version") != FORMAT_VERSION:
+    version = data.get("format_version")
+    if version not in READABLE_VERSIONS or type(version) is not int:
         raise InvalidInput(N_("This export's format version is not one this scorekeeper reads "
-                              "(%(version)s)."), version=FORMAT_VERSION)
-    if set(data) - {"format", "format_version", "exported_at", "games"}:
+                              "(%(version)s)."), version=" ".join(map(str, READABLE_VERSIONS)))
+    if set(data) - {"format", "format_version", "exported_at", "games"} - (
+            {"nights"} if version >= 2 else set()):
         raise InvalidInput(N_("An export holds format, format_version, exported_at and games."))
     games = data.get("games")
     if not isinstance(games, list) or not games:
@@ -365,7 +395,7 @@ def check_document(data: Any) -> list[Checked]:
     checked, ids, keys = [], set(), set()
     for number, game in enumerate(games, 1):
         try:
-            item = check_game(game)
+            item = check_game(game, version)
         except ScoringError as error:
             game_id = game.get("id") if isinstance(game, dict) else None
             raise Because(N_("Nothing was imported. Game %(number)s (%(id)s): %(reason)s"),
@@ -383,11 +413,24 @@ def check_document(data: Any) -> list[Checked]:
     return checked
 
 
+def check_nights(data: Any, checked: list[Checked]) -> list[dict]:
+    """The document's club nights (version 2), checked against its games."""
+    from .night_transfer import check_nights as check
+
+    if not isinstance(data, dict) or "nights" not in data:
+        return []
+    return check(data["nights"], {item.document["id"] for item in checked})
+
+
 # -- writing --------------------------------------------------------------------------------
 
 def _same(here: dict[str, Any], there: dict[str, Any]) -> bool:
-    """The same game, wherever it is now: in the bin or not is this store's own."""
-    return {**here, "deleted_at": None} == {**there, "deleted_at": None}
+    """The same game, wherever it is now: in the bin or not is this store's
+    own, and so are the names its people go by now (renames, merges)."""
+    def game(document: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in document.items() if k not in ("deleted_at", "seats")}
+
+    return game(here) == game(there)
 
 
 def _insert(db: sqlite_utils.Database, item: Checked) -> None:
@@ -402,6 +445,7 @@ def _insert(db: sqlite_utils.Database, item: Checked) -> None:
         db.execute("UPDATE games SET deleted_at = ? WHERE id = ?",
                    [game["deleted_at"], game["id"]])
     summaries.create_sides(db, game["id"], item.setup)
+    players.link_game(db, game["id"], item.setup, item.partners, game["created_at"])
     summaries.rebuild(db, game["id"], item.setup, item.events, item.last_event_at,
                       (item.state, item.totals))
 
@@ -411,6 +455,7 @@ def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], li
     ids skipped as already here, identical). Raises InvalidInput (400) for a
     bad document, ImportConflict (409) for a game here that differs."""
     checked = check_document(data)
+    night_documents = check_nights(data, checked)
     imported, skipped = [], []
     with write_transaction(db, long=True):  # taps wait their turn (db.WriteLock)
         for item in checked:
@@ -429,4 +474,9 @@ def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], li
                        "already here."), id=game["id"])
             _insert(db, item)
             imported.append(game["id"])
+        ratings.games_imported(db, imported)
+        if night_documents:
+            from .night_transfer import import_nights
+
+            import_nights(db, night_documents)
     return imported, skipped

@@ -333,6 +333,7 @@
     var update = function () {
       var checked = form.querySelector("input[name=players]:checked");
       form.classList.toggle("three", !!checked && checked.value === "3");
+      form.classList.toggle("four", !!checked && checked.value === "4");
       // The first dealer's choices say the sides' names as they are typed.
       form.querySelectorAll("[data-name-of]").forEach(function (label) {
         var field = document.getElementById(label.dataset.nameOf);

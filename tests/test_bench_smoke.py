@@ -198,3 +198,18 @@ def test_the_club_count_finds_a_lost_and_a_doubled_event(tmp_path):
     played.acknowledged = ["k0", "k1"]  # k2 stored but never acknowledged
     counts = club.count_in_database(path, [played])
     assert counts["doubled"] == 1 and counts["wrong_state"] >= 1
+
+
+def test_the_people_row_measures_its_pages_the_tap_and_a_re_rating(smoke):
+    """Issue 15's row: a store built through the service's writes (seats,
+    ratings, a night), its four pages, the tap beside a fresh store's."""
+    report, _ = smoke
+    row = next(r for r in report["rows"] if r["module"] == "bench.people_scale")
+    figures = row["figures"]
+    for page in ("roster", "person", "ranking", "night", "games", "home", "tap_big", "tap_small"):
+        assert 0 < figures[f"{page}_p50_ms"] <= figures[f"{page}_p99_ms"], page
+    assert figures["games"] > row["sizes"]["games"] and figures["nights"] >= 1
+    assert figures["players"] == row["sizes"]["people"]
+    assert figures["rating_steps"] > 2 * row["sizes"]["games"]  # every finished game rated
+    assert figures["rerated_games"] == row["sizes"]["games"] and figures["correction_ms"] > 0
+    assert {c["name"] for c in row["checks"]} >= {"roster p99", "night p99"}

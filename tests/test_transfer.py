@@ -71,7 +71,7 @@ def test_an_export_imported_elsewhere_recreates_every_game_exactly(app, client, 
     assert exported.status_code == 200 and exported.mimetype == "application/json"
     assert "attachment" in exported.headers["Content-Disposition"]
     document = exported.get_json()
-    assert document["format"] == "ronda-scorekeeper" and document["format_version"] == 1
+    assert document["format"] == "ronda-scorekeeper" and document["format_version"] == 2
     assert sorted(g["id"] for g in document["games"]) == sorted(history)
 
     other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "other.sqlite3")})
@@ -129,7 +129,7 @@ def _second(change):
 
 BAD_DOCUMENTS = {  # what is wrong: (how to spoil an export, what the refusal says)
     "not an export": (lambda d: d.update(format="something else"), "n'est pas un export"),
-    "a newer format": (lambda d: d.update(format_version=2), "version du format"),
+    "a newer format": (lambda d: d.update(format_version=3), "version du format"),
     "no game": (lambda d: d.update(games=[]), "ne contient aucune partie"),
     "an unknown field": (_second(lambda g: g.update(colour="red")), "exactement les champs"),
     "a missing field": (_second(lambda g: g.pop("rules")), "exactement les champs"),

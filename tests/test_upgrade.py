@@ -99,3 +99,19 @@ def test_upgraded_games_go_on(upgraded):
         assert after["scores"][0] == before["scores"][0] - 1
         assert client.post(f"/api/games/{game_id}/undo", json={}).get_json()["scores"] == \
             before["scores"]
+
+
+def test_every_upgraded_side_is_seated_with_the_player_of_its_name(upgraded):
+    """Issue 15's migration: people linked to the stored sides, no game changed."""
+    client, path = upgraded
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT g.id, g.sides, s.side, s.seat, p.name FROM games g"
+                            " JOIN seats s ON s.game_id = g.id JOIN players p ON p.id = s.player_id"
+                            " ORDER BY g.id, s.side").fetchall()
+        players = dict(conn.execute("SELECT name_key, count(*) FROM players GROUP BY name_key"))
+    seated = {(game_id, side): name for game_id, _, side, _, name in rows}
+    for game_id, sides, *_ in rows:
+        for side, name in enumerate(json.loads(sides)):
+            assert seated[(game_id, side)] == name
+    assert len(seated) == sum(len(json.loads(r[1])) for r in {r[0]: r for r in rows}.values())
+    assert players["nous"] == 1  # "Nous" of two games is one player

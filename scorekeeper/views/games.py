@@ -18,9 +18,9 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
-from .. import games, presets, rule_texts
+from .. import games, nights, players, presets, rule_texts
 from ..clock import utc_now
-from ..db import get_db
+from ..db import get_db, write_transaction
 from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
 from ..rule_forms import fill, rule_field_list, with_rule_fields
 from ..rule_forms import values as rule_values
@@ -94,6 +94,9 @@ def render_board(
         rematch_form=PlayForm(formdata=None, token=one_time_token()),
         # Where a refused tap comes back to: this board's query (a draft, a sheet).
         back=urlencode([(k, v) for k, v in args.items(multi=True) if k not in ("why", "ask")])[:300],
+        # Once over, a club night's table leads back to its night (no query before that).
+        night=nights.night_of_games(get_db(), [game.id]).get(game.id)
+        if game.state.finished else None,
         **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
@@ -225,7 +228,12 @@ def rematch(game_id: str):
     form = PlayForm()
     if not form.validate():
         abort(400)
-    game = games.rematch(get_db(), game_id, utc_now())
+    db = get_db()
+    night = nights.night_of_games(db, [game_id]).get(game_id)
+    with write_transaction(db):
+        game, created = games.rematch(db, game_id, utc_now())
+        if night is not None and created:  # at a club night, the rematch is its next table
+            nights.add_table(db, night.id, game.id, None, utc_now())
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 
@@ -237,6 +245,35 @@ def _last_names() -> list[str]:
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)
+NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b")
+PARTNER_FIELDS = (("p0a", "p0b"), ("p1a", "p1b"))
+
+
+def _picked(args: MultiDict) -> dict[str, str]:
+    """A recent player's button (`pick=field:name`, a GET of the form without
+    JavaScript) fills that field."""
+    field, _, name = args.get("pick", "").partition(":")
+    return {field: name[:40]} if field in NAME_FIELDS else {}
+
+
+def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
+    """The sides' labels and, with four players, each side's partners: a
+    side with partners is "Karim & Salma", unless the scorer changed the name
+    the page offered for it."""
+    players_count = int(form.players.data)
+    names = [form.name0.data, form.name1.data]
+    if players_count == 3:
+        return names + [form.name2.data or ""], None
+    if players_count == 2:
+        return names, None
+    partners, labels = [], []
+    for side, fields in enumerate(PARTNER_FIELDS):
+        seated = [form[f].data.strip() for f in fields if (form[f].data or "").strip()]
+        typed = names[side].strip() != (form[f"given{side}"].data or "").strip()
+        label = names[side] if typed or not seated else " & ".join(seated)
+        labels.append(label if len(label) <= 40 else label[:39] + "…")
+        partners.append(seated)
+    return labels, partners
 NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
 
 
@@ -249,33 +286,46 @@ def new():
     available = presets.all_presets(db)
     form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
     form.preset.choices = [SelectChoice(name) for name in available]
+    # A table of a club night: the night's rules unless another preset is chosen.
+    night = nights.get(db, request.values.get("night", ""))
     chosen = request.values.get("preset")
     if chosen not in available:
-        chosen = presets.default_name(db)
+        chosen = night.preset if night and night.preset in available else presets.default_name(db)
     if request.method == "GET":
         names = _last_names()
+        args = MultiDict(request.args)
+        for field, name in _picked(request.args).items():
+            args.setlist(field, [name])
         for index, field in enumerate((form.name0, form.name1, form.name2)):
-            field.data = request.args.get(field.name, names[index])[:40]
-        form.players.data = request.args.get("players", "2")
+            field.data = args.get(field.name, names[index])[:40]
+        for name in NAME_FIELDS[3:]:
+            form[name].data = args.get(name, "")[:40]
+        form.given0.data, form.given1.data = form.name0.data, form.name1.data
+        form.players.data = request.args.get("players", str(night.players) if night else "2")
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
         fill(form, available[chosen])
         form.token.data = one_time_token()
     elif form.validate():
-        players = int(form.players.data)
-        sides = [form.name0.data, form.name1.data] + ([form.name2.data or ""] if players == 3 else [])
+        sides, partners = _sides_and_partners(form)
         first_dealer = int(form.first_dealer.data)
         body = {
             "sides": sides,
-            "players": players,
+            "players": int(form.players.data),
             "rules": {"preset": form.preset.data, **rule_values(form)},
             "first_dealer": first_dealer,
         }
+        if partners is not None:
+            body["partners"] = partners
         try:
             if first_dealer >= len(sides):  # the third side, picked before choosing 2 or 4 players
                 form.first_dealer.errors = [gettext(NO_THIRD_DEALER)]
                 raise InvalidInput(NO_THIRD_DEALER)
-            game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
+            if night is not None:
+                game = nights.start_table(db, night, body, f"new:{form.token.data}", utc_now(),
+                                          available)
+            else:
+                game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
         except ScoringError as error:
             if not form.first_dealer.errors:
                 form.form_errors.append(error.sentence(gettext))
@@ -284,5 +334,5 @@ def new():
     status = 400 if form.errors or form.form_errors else 200
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
-        summary=rule_texts.summary(available[chosen]),
+        summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
     ), status

@@ -79,12 +79,29 @@ def _load(game_id: str) -> games.Game:
 def index():
     db = get_db()
     name = name_filter(request.args)
+    person = _person_filter(request.args)
     try:
-        page = history.games_page(db, page_number(request.args), name)
+        page = history.games_page(db, page_number(request.args), name, person=person and person.id)
     except history.NoSuchPage as error:
         return no_such_page(error.pages)
-    return render_template("history/list.html", page=page, name=name,
-                           names=history.known_names(db))
+    from .. import nights
+
+    return render_template("history/list.html", page=page, name=name, person=person,
+                           names=history.known_names(db),
+                           nights_of=nights.night_of_games(db, [line.id for line in page.lines]))
+
+
+def _person_filter(args: MultiDict):
+    """?player=<id>: that person's games (a merged entry's person)."""
+    from .. import players
+
+    value = args.get("player", "")
+    if not value:
+        return None
+    found = players.get(get_db(), int(value)) if PAGE_NUMBER.fullmatch(value) else None
+    if found is None:
+        raise InvalidInput(N_("There is no such player."))
+    return found if not found.merged else players.get(get_db(), found.person)
 
 
 @bp.get("/games/bin")

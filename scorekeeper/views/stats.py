@@ -3,7 +3,7 @@
 from flask import Blueprint, render_template, request
 from flask_babel import format_decimal, format_percent, gettext
 
-from .. import charts, history, stats, tally
+from .. import charts, history, ratings, stats, tally
 from ..db import get_db
 from ..i18n import join_list
 from ..rules.errors import N_
@@ -53,6 +53,12 @@ def _bars(rows: list[tuple[str, float, str]], scale: float | None = None):
     return chart, join_list(f"{label} {text}" for label, _, text in rows)
 
 
+def gains_bars(gains):
+    """The chart of each kind of gain per game (a name's, a person's)."""
+    return _bars([(gain_name(kind), gains.per_game(kind), decimal(gains.per_game(kind)))
+                  for kind in tally.COUNTS if gains.counts[kind]])
+
+
 @bp.get("/stats")
 def index():
     db = get_db()
@@ -68,12 +74,10 @@ def index():
         [(r.name, r.win_rate, percent(r.win_rate)) for r in board.records[:10]], scale=1.0)
     gains_chart = gains_desc = None
     if player is not None:
-        gains_chart, gains_desc = _bars(
-            [(gain_name(kind), player.per_game(kind), decimal(player.per_game(kind)))
-             for kind in tally.COUNTS if player.counts[kind]])
+        gains_chart, gains_desc = gains_bars(player)
     return render_template(
         "stats/index.html", board=board, name=name, player=player, first=first,
         second=second, pair=pair, names=history.known_names(db), COUNTS=tally.COUNTS,
         wins_chart=wins_chart, wins_desc=wins_desc, gains_chart=gains_chart,
-        gains_desc=gains_desc,
+        gains_desc=gains_desc, ranking=ratings.ranking(db), min_games=ratings.MIN_GAMES,
     )

@@ -53,9 +53,11 @@ def _json_download(data: dict, filename: str) -> Response:
 
 @bp.get("/games/export.json")
 def export_all():
+    from ..night_transfer import export_nights
+
     games_documents = transfer.export_all(get_db())
     now = utc_now()
-    return _json_download(transfer.document(games_documents, now),
+    return _json_download(transfer.document(games_documents, now, export_nights(get_db())),
                           f"ronda-games-{now[:10]}.json")
 
 

@@ -1,0 +1,52 @@
+// The people's and club nights' forms (issue 15), loaded by those pages only:
+// the scoreboard's own script and style sheet stay within their budget.
+(function () {
+  "use strict";
+
+  function tick() { if (navigator.vibrate) { navigator.vibrate(12); } }
+
+  var form = document.querySelector(".new-game");
+  if (form) {
+    // With four players, a side's name follows its partners ("Karim & Salma")
+    // while it is the name the page offered or one this script wrote.
+    var written = {};
+    form.addEventListener("input", function (event) {
+      var match = /^p([01])[ab]$/.exec(event.target.id || "");
+      if (match) { followPartners(match[1]); }
+    });
+    function followPartners(side) {
+      var name = document.getElementById("name" + side);
+      var given = form.querySelector("input[name=given" + side + "]");
+      if (!name || !given || (name.value !== given.value && name.value !== written[side])) { return; }
+      var partners = ["a", "b"].map(function (seat) {
+        return document.getElementById("p" + side + seat).value.trim();
+      }).filter(Boolean);
+      if (!partners.length) { return; }
+      written[side] = partners.join(" & ").slice(0, 40);
+      name.value = written[side];
+    }
+    // A recent player's button fills its field at once (without the script: a GET).
+    form.addEventListener("click", function (event) {
+      var chip = event.target.closest("button[data-fill]");
+      var field = chip && document.getElementById(chip.dataset.fill);
+      if (!field) { return; }
+      event.preventDefault();
+      field.value = chip.value.slice(chip.value.indexOf(":") + 1);
+      var seat = /^p([01])[ab]$/.exec(field.id);
+      if (seat) { followPartners(seat[1]); }
+      tick();
+    });
+  }
+
+  // A club night's form: a partner's field only for teams.
+  var nightForm = document.querySelector(".night-form");
+  if (nightForm) {
+    var follow = function () {
+      var checked = nightForm.querySelector("input[name=players]:checked");
+      nightForm.classList.toggle("teams", !!checked && checked.value === "4");
+    };
+    nightForm.addEventListener("change", follow);
+    follow();
+  }
+
+}());
