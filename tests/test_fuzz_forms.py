@@ -382,8 +382,8 @@ def view_key(request: Request) -> tuple[str, str, str] | None:
         return game_id, f"form:{token}:{form.get('move')}", token
     if action == "undo":
         return game_id, f"form:{token}:undo", token
-    if action == "rematch":
-        return "new", f"rematch:{token}", token
+    if action == "rematch":  # one rematch per game, whoever asks (games.rematch_key)
+        return "new", f"rematch:{game_id}", token
     if action.startswith("events/"):
         return game_id, f"form:{token}:correct", token
     return None
