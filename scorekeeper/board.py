@@ -143,12 +143,27 @@ def draft_query(draft: list[rules.Announcement]) -> str:
     return "&".join(f"a={a.side}-{a.kind}" for a in draft)
 
 
+# Announcements marked but not confirmed are of this deal: a move that closes
+# the deal would throw them away unseen, so it waits for Confirm or Clear.
+PENDING_DRAFT = N_("Announcements are marked but not confirmed: Confirm or Clear them first.")
+CLOSE_THE_DEAL = ("next_deal", "end_hand")
+
+
+def draft_in_the_way(move: str, draft: list[rules.Announcement]) -> str | None:
+    """Why `move` cannot be made while `draft` is marked (None: it can)."""
+    return PENDING_DRAFT if draft and move.split(".")[0] in CLOSE_THE_DEAL else None
+
+
 def _announce_data(draft: list[rules.Announcement]) -> dict:
     return {"type": "announce",
             "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
 
 
-def _move(state: rules.State, move: str, data: dict, translate) -> Move:
+def _move(state: rules.State, move: str, data: dict, translate,
+          draft: list[rules.Announcement] = ()) -> Move:
+    waits = draft_in_the_way(move, list(draft))
+    if waits is not None:
+        return Move(move, translate(waits))
     after, error = outcome_of(state, data)
     if error is not None:
         return Move(move, error.sentence(translate))
@@ -213,10 +228,10 @@ def build(
         draft=draft,
         announce=_move(state, "announce", _announce_data(draft), translate) if draft else None,
         chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
-        next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate),
+        next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
         # Whether the hand can end now (the count itself is asked in its sheet).
         end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
-            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate),
+            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
         last_trick={
             result: _move(state, f"last_trick.{result}",
                           {"type": "dealer_last_trick", "outcome": result}, translate)
@@ -238,8 +253,11 @@ def build(
 
 
 def why_off(board: Board, why: str) -> str | None:
-    """The reason an announcement link is off, named `<side>-<kind>` (the
-    board without JavaScript shows it when such a link is tapped)."""
+    """The reason a link is off: an announcement's, named `<side>-<kind>`, or
+    the end of hand's (the board without JavaScript shows it when such a
+    link is tapped)."""
+    if why == "end_hand":
+        return board.end_hand.reason
     for pad in board.pads:
         for link in pad.announce:
             if link.why == why:

@@ -190,6 +190,10 @@ def play(game_id: str):
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     move = form.move.data
+    draft = _draft_of(form.back.data, game.setup)
+    waits = boards.draft_in_the_way(move, draft)
+    if waits is not None:
+        return _after_action(game_id, InvalidInput(waits), form.back.data or "")
     if move.split(".")[0] in ("end_hand", "end_step", "end_preview"):
         shown = _end_sheet(game_id, game, move, request.form)
         if shown is not None:
@@ -202,21 +206,30 @@ def play(game_id: str):
         games.record(get_db(), game_id, event, key, utc_now())
     except ScoringError as error:
         return _after_action(game_id, error, form.back.data or "")
-    return _after_action(game_id, stay=request.form.get("stay", ""))
+    # A done tap closes its sheet but keeps the deal's marked announcements
+    # (once confirmed, they are no longer a draft).
+    kept = "" if move == "announce" else boards.draft_query(draft)
+    return _after_action(game_id, stay=request.form.get("stay", "") or kept)
+
+
+def _draft_of(back: str | None, setup) -> list:
+    """The announcements marked on the board a form came from (its query)."""
+    return boards.parse_draft(MultiDict(parse_qsl(_safe(back))).getlist("a"), setup)
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    _load(game_id)
+    game = _load(game_id)
     form = UndoForm()
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     body = {"expected_version": form.expected_version.data}
+    kept = boards.draft_query(_draft_of(request.form.get("back"), game.setup))
     try:
         games.undo(get_db(), game_id, body, f"form:{form.token.data}:undo", utc_now())
     except ScoringError as error:
-        return _after_action(game_id, error)
-    return _after_action(game_id)
+        return _after_action(game_id, error, kept)
+    return _after_action(game_id, stay=kept)
 
 
 @bp.post("/games/<game_id>/rematch")
