@@ -532,6 +532,9 @@
 
   function flush() {
     var entry = ours(load())[0];
+    // Nothing left to send: the turn goes back at once, else the next page
+    // (the rematch, a reload) would wait for it to lapse before its first tap.
+    if (!entry && !sending) { endTurn(); }
     if (sending || !entry || entry.refused || !takeTurn()) { return null; }
     sending = true;
     render();

@@ -1,0 +1,123 @@
+"""Playtest 2, F-a and F-e: the end-of-hand sheet holds still.
+
+F-a: typing the first count turns the two-line hint into the one-line points;
+the sheet rises from the bottom, so a line that changed height moved ✕, the
+last card's Missa and the steppers. Every control of the sheet keeps its box
+through the count typed, a count too big, and the question.
+F-e: before the hand's last deal the count's Confirm asks once more; the
+question's Yes took the Confirm's place, so a double tap answered it. The Yes
+is now elsewhere: a double tap (150 to 500 ms) ends no hand, with and without
+JavaScript; a deliberate tap on the Yes does."""
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+PHONES = {"small": {"width": 360, "height": 640}, "tall": {"width": 390, "height": 844}}
+NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"], "en": ["Us", "Them", "You"]}
+CONTROLS = ".sheet button:not(.default-submit), .sheet .button, .sheet input"
+BOXES = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent).map(e => {
+  const r = e.getBoundingClientRect();
+  return [e.getAttribute('value') || e.id || e.className, Math.round(r.x), Math.round(r.y),
+          Math.round(r.width), Math.round(r.height)]; })"""
+
+
+def post(page, server, path, body):
+    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
+                             headers={"Content-Type": "application/json"}).json()
+
+
+def a_game(page, server, language, sides, last_deal):
+    game = post(page, server, "/api/games", {"sides": NAMES[language][:sides],
+                                             "players": sides})
+    deals = game["deals_per_hand"] - 1 if last_deal else 1
+    for _ in range(deals):
+        post(page, server, f"/api/games/{game['id']}/events", {"type": "next_deal"})
+    return game["id"]
+
+
+def boxes(page):
+    return {box[0]: box[1:] for box in page.evaluate(BOXES, CONTROLS)}
+
+
+def same_places(before, after, what):
+    moved = {name: (before[name], after[name]) for name in before
+             if name in after and before[name] != after[name]}
+    assert not moved, (what, moved)
+
+
+@pytest.mark.parametrize("language, phone, sides", [
+    ("fr", "tall", 2), ("ar", "small", 2), ("en", "small", 3), ("fr", "small", 3),
+    ("ar", "tall", 3), ("en", "tall", 2)])
+def test_typing_the_count_moves_nothing_in_the_sheet(new_phone, server, screenshot, language,
+                                                     phone, sides):
+    page = new_phone(viewport=PHONES[phone])
+    game_id = a_game(page, server, language, sides, last_deal=True)
+    page.goto(f"/games/{game_id}?lang={language}&sheet=end")
+    start = boxes(page)
+    assert "missa_last.0" in start  # the last card's Missa, above the steppers
+    gets = page.locator(".gets")
+    hint = gets.inner_text()
+    page.locator("#cards0").fill("25" if sides == 2 else "14")
+    expect(gets).not_to_have_text(hint)  # the live preview has come
+    if sides == 3:
+        same_places(start, boxes(page), "one of two counts")
+        page.locator("#cards1").fill("13")
+        expect(page.locator(".gets bdi").first).to_be_visible()
+    screenshot(page, f"count-{language}-{phone}-{sides}")
+    same_places(start, boxes(page), "typed")
+    # Back to a sentence: the field emptied, or three counts past the deck.
+    page.locator("#cards0").fill("" if sides == 2 else "30")
+    expect(page.locator(".gets.hint")).to_be_visible()
+    same_places(start, boxes(page), "a sentence again")
+
+
+@pytest.mark.parametrize("language, phone", [("fr", "small"), ("ar", "tall"), ("en", "small")])
+def test_the_question_s_yes_is_not_where_the_confirm_was(new_phone, server, screenshot,
+                                                          language, phone):
+    page = new_phone(viewport=PHONES[phone], java_script_enabled=False)
+    game_id = a_game(page, server, language, 2, last_deal=False)
+    page.goto(f"/games/{game_id}?lang={language}&sheet=end&cards0=22")
+    before = page.locator("button[value=end_hand]").bounding_box()
+    others = boxes(page)
+    page.locator("button[value=end_hand]").tap()
+    expect(page.locator(".ask")).to_be_visible()
+    screenshot(page, f"count-asked-{language}-{phone}")
+    after = page.locator("button[value=end_hand]").bounding_box()
+    assert after["y"] >= before["y"] + before["height"] or \
+        after["y"] + after["height"] <= before["y"], (before, after)
+    asked = page.locator(".ask").bounding_box()
+    assert asked == before  # the question where the Confirm was, in its very box
+    same_places({k: v for k, v in others.items() if k.startswith(("cards", "end_step", "close"))},
+                boxes(page), "asked")
+
+
+def centre(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.parametrize("javascript, gaps", [(True, (150, 300, 500)), (False, (150, 500))])
+def test_a_double_tap_on_confirm_ends_no_hand_early(new_phone, server, javascript, gaps):
+    page = new_phone(java_script_enabled=javascript)
+    for gap in gaps:
+        game_id = a_game(page, server, "fr", 2, last_deal=False)
+        page.goto(f"/games/{game_id}?sheet=end")
+        page.locator("#cards0").fill("22")
+        if javascript:
+            expect(page.locator(".gets bdi").first).to_be_visible()
+        else:
+            page.goto(f"/games/{game_id}?sheet=end&cards0=22")
+        x, y = centre(page, "button[value=end_hand]")
+        page.touchscreen.tap(x, y)
+        time.sleep(gap / 1000)
+        page.touchscreen.tap(x, y)
+        expect(page.locator(".ask")).to_be_visible()
+        page.wait_for_timeout(600)
+        state = page.request.get(f"{server.url}/api/games/{game_id}").json()
+        assert state["hand"] == 1 and state["scores"] == [0, 0], gap
+    # The answer, given on purpose, ends the hand: Nous +2.
+    page.locator("button[value=end_hand]").tap()
+    expect(page.locator("#score-0")).to_have_text("2")

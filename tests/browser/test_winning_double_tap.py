@@ -1,0 +1,94 @@
+"""Playtest 2, F-b: a double tap on the tap that wins the game. The game-over
+page comes under the finger; its second tap, 60 to 700 ms later, must start
+no rematch, undo nothing and leave nothing: the winner is seen. With and
+without JavaScript. A deliberate tap a moment later does start the rematch."""
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+WIN = {"target": 11}
+
+
+def post(page, server, path, body):
+    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
+                             headers={"Content-Type": "application/json"}).json()
+
+
+def near_the_end(page, server, chain=True):
+    """A game at 10–0 to 11: an open chain of Us +1 (its Over wins), or a
+    Tringa to mark and confirm."""
+    game = post(page, server, "/api/games", {"sides": ["Nous", "Eux"], "rules": WIN})
+    events = [{"type": "adjust", "side": 0, "points": 10}]
+    if chain:
+        events.append({"type": "hit", "side": 0, "value": 1})
+    for event in events:
+        post(page, server, f"/api/games/{game['id']}/events", event)
+    return game["id"]
+
+
+def centre(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def double_tap(page, selector, gap_ms):
+    """Two taps at one place, `gap_ms` apart, as a hurried finger does."""
+    x, y = centre(page, selector)
+    page.touchscreen.tap(x, y)
+    time.sleep(gap_ms / 1000)
+    page.touchscreen.tap(x, y)
+    return x, y
+
+
+def still_the_result(page, server, game_id, scores=(11, 0)):
+    page.wait_for_timeout(800)  # whatever the second tap started has arrived
+    expect(page.get_by_role("heading", name="Nous gagne !")).to_be_visible()
+    assert page.url.endswith(f"/games/{game_id}")
+    state = page.request.get(f"{server.url}/api/games/{game_id}").json()
+    assert state["finished"] and state["rematch"] is None and state["scores"] == list(scores)
+
+
+@pytest.mark.parametrize("javascript, gaps", [(True, (60, 150, 300, 400, 700)),
+                                              (False, (60, 300, 700))])
+def test_a_double_tap_on_the_winning_over_starts_no_rematch(new_phone, server, screenshot,
+                                                            javascript, gaps):
+    page = new_phone(java_script_enabled=javascript)
+    for gap in gaps:
+        game_id = near_the_end(page, server)
+        page.goto(f"/games/{game_id}")
+        double_tap(page, "button[value=chain_end]", gap)
+        still_the_result(page, server, game_id)
+    screenshot(page, f"win-double-tap-{'js' if javascript else 'nojs'}")
+    # The rematch is there all the same, for a deliberate tap.
+    x, y = centre(page, "button[value=rematch]")
+    page.touchscreen.tap(x, y)
+    expect(page).not_to_have_url(f"{server.url}/games/{game_id}")
+    expect(page.locator("#board[data-live='1']")).to_be_visible()
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_double_tap_on_the_winning_confirm_leaves_the_result(new_phone, server, javascript):
+    page = new_phone(java_script_enabled=javascript)
+    game_id = near_the_end(page, server, chain=False)
+    page.goto(f"/games/{game_id}?a=0-tringa")
+    double_tap(page, "button[value=announce]", 150)
+    still_the_result(page, server, game_id, (15, 0))
+
+
+def test_the_result_s_controls_take_no_tap_at_first_then_do(new_phone, server):
+    """What the fix is: for a moment after the result appears, a tap on its
+    controls goes through to the page (nothing under it acts); then they take it."""
+    page = new_phone()
+    game_id = near_the_end(page, server)
+    page.goto(f"/games/{game_id}")
+    page.locator("button[value=chain_end]").tap()
+    expect(page.locator(".over")).to_be_visible()
+    hit = """() => { const b = document.querySelector('.over button[value=rematch]');
+        const r = b.getBoundingClientRect();
+        return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === b; }"""
+    assert page.evaluate(hit) is False
+    page.wait_for_timeout(1100)
+    assert page.evaluate(hit) is True
