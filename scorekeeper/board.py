@@ -109,6 +109,7 @@ class Board:
     end_preview: EndPreview | None = None
     notice: str | None = None  # one sentence for the status line: why, or what went wrong
     rematch: str | None = None  # the id of the finished game's rematch, once started
+    just_done: str | None = None  # "undo", "next_deal": the log's last record, if either
     _hints: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -245,11 +246,23 @@ def build(
         recent=steps[::-1][:RECENT_STEPS],
         undo_step=steps[-1] if steps else None,
     )
+    board.just_done = _just_done(store.last_record(db, game.id))
     if cards is not None:
         board.end_preview = end_preview(state, cards, translate)
     if why is not None:
         board.notice = why_off(board, why)
     return board
+
+
+def _just_done(record: tuple[str, dict] | None) -> str | None:
+    """The game's last tap, if it was one that is never meant twice within a
+    moment (its button then takes no tap for that moment: docs/BOARD.md)."""
+    if record is None:
+        return None
+    action, payload = record
+    if action == "undo":
+        return "undo"
+    return "next_deal" if action == "event" and payload.get("type") == "next_deal" else None
 
 
 def why_off(board: Board, why: str) -> str | None:

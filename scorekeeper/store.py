@@ -81,6 +81,15 @@ def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, 
     return [(seq, event) for seq, event in effective_events(db, game_id).items() if event]
 
 
+def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict] | None:
+    """The game's log's last record: (action, payload), or None."""
+    row = db.execute(
+        "SELECT action, payload FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+        [game_id],
+    ).fetchone()
+    return None if row is None else (row[0], json.loads(row[1]))
+
+
 def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:
     """The event record `seq` as it was first recorded, or None."""
     row = db.execute(

@@ -49,10 +49,14 @@
   // tapped again and again.
   // Taps are timed by their events' own time, not by when a busy page got
   // to them, so two taps far enough apart stay two taps on a slow phone.
+  // Undo and Next deal (data-once) are the same control whatever the first
+  // one's answer made them say (the Undo then names the event before it);
+  // once answered, they take no tap for a moment (style.css, .settling).
   var REPEAT_MS = 400;
   var lastTap = { key: null, at: -Infinity };
   function repeated(control, at) {
-    var key = [control, control.getAttribute("aria-label") || control.textContent,
+    var once = control.hasAttribute("data-once");
+    var key = [control, once ? "" : control.getAttribute("aria-label") || control.textContent,
                control.value];
     var last = lastTap.key;
     if (last && last[0] === key[0] && last[1] === key[1] && last[2] === key[2] &&

@@ -49,8 +49,7 @@ def same_places(before, after, what):
 
 
 @pytest.mark.parametrize("language, phone, sides", [
-    ("fr", "tall", 2), ("ar", "small", 2), ("en", "small", 3), ("fr", "small", 3),
-    ("ar", "tall", 3), ("en", "tall", 2)])
+    ("fr", "tall", 2), ("ar", "small", 2), ("en", "small", 3), ("ar", "tall", 3)])
 def test_typing_the_count_moves_nothing_in_the_sheet(new_phone, server, screenshot, language,
                                                      phone, sides):
     page = new_phone(viewport=PHONES[phone])
@@ -74,7 +73,7 @@ def test_typing_the_count_moves_nothing_in_the_sheet(new_phone, server, screensh
     same_places(start, boxes(page), "a sentence again")
 
 
-@pytest.mark.parametrize("language, phone", [("fr", "small"), ("ar", "tall"), ("en", "small")])
+@pytest.mark.parametrize("language, phone", [("fr", "small"), ("ar", "tall")])
 def test_the_question_s_yes_is_not_where_the_confirm_was(new_phone, server, screenshot,
                                                           language, phone):
     page = new_phone(viewport=PHONES[phone], java_script_enabled=False)
@@ -99,7 +98,7 @@ def centre(page, selector):
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-@pytest.mark.parametrize("javascript, gaps", [(True, (150, 300, 500)), (False, (150, 500))])
+@pytest.mark.parametrize("javascript, gaps", [(True, (150, 500)), (False, (300,))])
 def test_a_double_tap_on_confirm_ends_no_hand_early(new_phone, server, javascript, gaps):
     page = new_phone(java_script_enabled=javascript)
     for gap in gaps:

@@ -1,0 +1,72 @@
+"""Playtest 2, #4: a double tap on Undo took back two events, and one on Next
+deal skipped a deal: after the first tap's answer the Undo names the event
+before, and without JavaScript the page is a new one, so the second tap was
+"another" tap. Neither is ever meant twice within a moment: with and without
+JavaScript, a double tap on them (150 to 450 ms) counts once; a deliberate
+second tap a moment later counts."""
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+
+def post(page, server, path, body):
+    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
+                             headers={"Content-Type": "application/json"}).json()
+
+
+def a_game(page, server):
+    """Missa Us, Missa Them, Bount Us: 1–1, a chain of Us +1 open."""
+    game = post(page, server, "/api/games", {"sides": ["Nous", "Eux"]})
+    for event in ({"type": "missa", "side": 0}, {"type": "missa", "side": 1},
+                  {"type": "hit", "side": 0, "value": 1}):
+        post(page, server, f"/api/games/{game['id']}/events", event)
+    return game["id"]
+
+
+def state(page, server, game_id):
+    return page.request.get(f"{server.url}/api/games/{game_id}").json()
+
+
+def double_tap(page, selector, gap_ms):
+    """Two taps at one place; the gap between them as sent (a busy machine
+    adds to the sleep), in ms."""
+    box = page.locator(selector).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    first = time.monotonic()
+    page.touchscreen.tap(x, y)
+    time.sleep(max(0.0, first + gap_ms / 1000 - time.monotonic()))
+    second = time.monotonic()
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(900)  # whatever the second tap started has arrived
+    return round((second - first) * 1000)
+
+
+@pytest.mark.parametrize("javascript, gaps", [(True, (150, 350)), (False, (150, 300))])
+def test_a_double_tap_on_undo_takes_back_one_event(new_phone, server, javascript, gaps):
+    page = new_phone(java_script_enabled=javascript)
+    for gap in gaps:
+        game_id = a_game(page, server)
+        page.goto(f"/games/{game_id}")
+        sent = double_tap(page, "form.undo button", gap)
+        game = state(page, server, game_id)
+        assert game["version"] == 4 and game["scores"] == [1, 1] and game["chain"] is None, sent
+    # A second undo, on purpose: it counts.
+    page.wait_for_timeout(300)
+    expect(page.locator("form.undo button")).to_contain_text("Missa · Eux")
+    page.locator("form.undo button").tap()
+    expect(page.locator("#score-1")).to_have_text("0")
+
+
+@pytest.mark.parametrize("javascript, gaps", [(True, (150, 350)), (False, (150, 300))])
+def test_a_double_tap_on_next_deal_moves_one_deal(new_phone, server, javascript, gaps):
+    page = new_phone(java_script_enabled=javascript)
+    for gap in gaps:
+        game_id = a_game(page, server)
+        page.goto(f"/games/{game_id}")
+        sent = double_tap(page, "button[value=next_deal]", gap)
+        assert state(page, server, game_id)["deal"] == 2, sent
+    page.locator("button[value=next_deal]").tap()
+    expect(page.get_by_text("Manche 1 · Donne 3/6")).to_be_visible()
