@@ -66,6 +66,8 @@ def test_typing_the_count_moves_nothing_in_the_sheet(new_phone, server, screensh
         page.locator("#cards1").fill("13")
         expect(page.locator(".gets bdi").first).to_be_visible()
     screenshot(page, f"count-{language}-{phone}-{sides}")
+    # With the script the points follow the typing: no Update button, its row kept.
+    expect(page.locator("button[value=end_preview].answer")).to_be_hidden()
     same_places(start, boxes(page), "typed")
     # Back to a sentence: the field emptied, or three counts past the deck.
     page.locator("#cards0").fill("" if sides == 2 else "30")

@@ -44,14 +44,22 @@ def double_tap(page, selector, gap_ms):
     return round((second - first) * 1000)
 
 
-@pytest.mark.parametrize("javascript, gaps", [(True, (150, 350)), (False, (150, 300))])
-def test_a_double_tap_on_undo_takes_back_one_event(new_phone, server, javascript, gaps):
-    page = new_phone(java_script_enabled=javascript)
+GAPS = [(True, (150, 350)), (False, (150, 300))]
+
+
+def double_taps(page, server, gaps, selector):
+    """For each gap, a fresh game doubly tapped on `selector`: (state, gap as sent)."""
     for gap in gaps:
         game_id = a_game(page, server)
         page.goto(f"/games/{game_id}")
-        sent = double_tap(page, "form.undo button", gap)
-        game = state(page, server, game_id)
+        sent = double_tap(page, selector, gap)
+        yield state(page, server, game_id), sent
+
+
+@pytest.mark.parametrize("javascript, gaps", GAPS)
+def test_a_double_tap_on_undo_takes_back_one_event(new_phone, server, javascript, gaps):
+    page = new_phone(java_script_enabled=javascript)
+    for game, sent in double_taps(page, server, gaps, "form.undo button"):
         assert game["version"] == 4 and game["scores"] == [1, 1] and game["chain"] is None, sent
     # A second undo, on purpose: it counts.
     page.wait_for_timeout(300)
@@ -60,13 +68,10 @@ def test_a_double_tap_on_undo_takes_back_one_event(new_phone, server, javascript
     expect(page.locator("#score-1")).to_have_text("0")
 
 
-@pytest.mark.parametrize("javascript, gaps", [(True, (150, 350)), (False, (150, 300))])
+@pytest.mark.parametrize("javascript, gaps", GAPS)
 def test_a_double_tap_on_next_deal_moves_one_deal(new_phone, server, javascript, gaps):
     page = new_phone(java_script_enabled=javascript)
-    for gap in gaps:
-        game_id = a_game(page, server)
-        page.goto(f"/games/{game_id}")
-        sent = double_tap(page, "button[value=next_deal]", gap)
-        assert state(page, server, game_id)["deal"] == 2, sent
+    for game, sent in double_taps(page, server, gaps, "button[value=next_deal]"):
+        assert game["deal"] == 2, sent
     page.locator("button[value=next_deal]").tap()
     expect(page.get_by_text("Manche 1 · Donne 3/6")).to_be_visible()
