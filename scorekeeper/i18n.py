@@ -63,8 +63,9 @@ def plural_samples() -> list[tuple[str, int]]:
 
 
 def remember_choice(response: Response) -> Response:
-    """`?lang=xx` on any address: keep the choice for the next pages."""
-    choice = request.args.get("lang")
+    """`?lang=xx` on any page: keep the choice for the next pages. The API
+    keeps none (its answers follow the request alone), so a tap reads no query."""
+    choice = None if request.path.startswith("/api/") else request.args.get("lang")
     if choice in LANGUAGES and request.cookies.get(LANGUAGE_COOKIE) != choice:
         response.set_cookie(LANGUAGE_COOKIE, choice, max_age=COOKIE_AGE,
                             httponly=True, samesite="Lax")
