@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
 
+from . import catalogs
 from .local_paths import local_path
 
 LANGUAGES = ("fr", "ar", "en")
@@ -75,6 +76,10 @@ def remember_choice(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    # Before Babel reads them: every language's catalog, compiled and current.
+    folders = app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";")
+    for compiled in catalogs.ensure_compiled(folders, LANGUAGES):
+        app.logger.info("compiled %s", compiled)
     Babel(app, locale_selector=select_language)
     app.after_request(remember_choice)
     app.add_template_filter(join_list)
