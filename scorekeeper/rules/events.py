@@ -10,10 +10,10 @@ from typing import Any, Mapping, Union
 
 from .errors import N_, InvalidInput
 from .houserules import is_whole
+from .limits import ADJUST_LIMIT, DECK, NOTE_LENGTH
 from .state import Setup
 
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
-DECK = 40  # cards in a Spanish deck without its 8s and 9s
 KINDS = ("ronda", "double_ronda", "tringa")
 LAST_TRICK_OUTCOMES = ("twelve", "one", "missed")
 
@@ -149,8 +149,6 @@ _FIELDS = {
     "dealer_last_trick": {"outcome"},
 }
 EVENT_TYPES = tuple(_FIELDS)
-NOTE_LENGTH = 200
-ADJUST_LIMIT = 50
 
 
 def parse_event(data: Any, setup: Setup, *, recorded: bool = False) -> Event:
