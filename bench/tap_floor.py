@@ -9,15 +9,13 @@ in alternating order so that both see the same machine, and the ratio is
 of their medians.
 """
 
-import random
 import sqlite3
 import time
 
 from flask import Flask, jsonify, request
 
-from . import table
-from .common import Row, Check, median, ms, scratch_app, scratch_dir
-from .tap import post
+from .common import Check, Row, median, ms, scratch_dir
+from .tap import long_game, post
 
 WHAT = "one scoring tap against a bare durable Flask route"
 HOW = ("the tap (POST an event, as served) and the floor (a bare Flask route: one INSERT + "
@@ -52,13 +50,8 @@ def floor_app(path: str) -> Flask:
 
 
 def one_repeat(repeat: int, taps: int, warmup: int) -> dict:
-    rng = random.Random(9000 + repeat)
-    body = table.new_game_body(long=True)
-    stream = table.play(rng, table.setup_of(body), long=True)
     with scratch_dir("tap-floor") as folder:
-        client = scratch_app(folder / "app.sqlite3").test_client()
-        game_id = client.post("/api/games", json=body).get_json()["id"]
-        path = f"/api/games/{game_id}/events"
+        client, path, stream = long_game(folder, 9000 + repeat)
         floor = floor_app(str(folder / "floor.sqlite3"))
         floor_client = floor.test_client()
         tap_times, floor_times = [], []

@@ -270,10 +270,11 @@ def _end_hand(data, setup):
         )
     given = [c for c in cards if c is not None]
     if not all(is_whole(c) and 0 <= c <= DECK for c in given):
-        raise InvalidInput(N_("A card count is a whole number from 0 to 40."))
+        raise InvalidInput(N_("A card count is a whole number from 0 to %(deck)s."), deck=DECK)
     if sum(given) > DECK:
         raise InvalidInput(
-            N_("These counts make more than the deck's 40 cards (%(total)s)."), total=sum(given)
+            N_("These counts make more than the deck's %(deck)s cards (%(total)s)."),
+            deck=DECK, total=sum(given),
         )
     return EndHand(tuple(cards))
 
