@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 from . import rules
 from .i18n import join_list
 from .rules.errors import N_
+from .rules.limits import LIMITS
 from .rules.moves import Step, ToWin, points_of
 
 # The Spanish deck's figures (valet, cavalier, roi in French).
@@ -149,3 +150,4 @@ def init_app(app: Flask) -> None:
                      score_text, announcement_text, predicted, notes_text, to_win_text):
         app.add_template_filter(function)
     app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)
+    app.jinja_env.globals.update(LIMITS)  # DECK, ADJUST_LIMIT…: the engine's, never a template's
