@@ -25,7 +25,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from scorekeeper import rules
+from scorekeeper import engine as rules
 
 from . import table
 from .common import ROOT, Check, Row, median, ms, percentile, scratch_dir

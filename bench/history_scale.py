@@ -22,8 +22,8 @@ former.
 import time
 
 from scorekeeper import create_app
-from scorekeeper.db import connect
-from scorekeeper.sample_history import build
+from scorekeeper.storage.db import connect
+from scorekeeper.testing.sample_history import build
 
 from .common import Check, Row, median, ms, percentile, scratch_dir
 

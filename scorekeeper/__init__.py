@@ -7,6 +7,6 @@ scoring engine (`scorekeeper.rules`) brings in no Flask and no SQLite.
 
 def create_app(test_config: dict | None = None):
     """The Flask app of scorekeeper.app; see its create_app."""
-    from .app import create_app as build
+    from .web.app import create_app as build
 
     return build(test_config)

@@ -10,9 +10,10 @@ import sys
 
 import segno
 
-from . import access, create_app, pairing, server
-from .secret import SecretError
-from .store_lock import StoreInUse, serving_lock
+from .web import access, pairing, server
+from . import create_app
+from .web.secret import SecretError
+from .storage.lock import StoreInUse, serving_lock
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 # Browsers grant what makes the board a phone app (the Wake Lock API,

@@ -7,7 +7,7 @@ test builds a game with `game(...)`, plays events with `play(...)`.
 
 import pytest
 
-from scorekeeper.rules import (
+from scorekeeper.engine import (
     InvalidInput, RuleViolation, Setup, State, apply, new_game, parse_event, rules_from_spec,
 )
 

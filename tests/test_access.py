@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from scorekeeper import access
-from scorekeeper.access import COOKIE, Attempts, cookie_value, is_local
+from scorekeeper.web import access
+from scorekeeper.web.access import COOKIE, Attempts, cookie_value, is_local
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
 REBIND = {"Host": "rebind.attacker.example:5050"}
@@ -188,7 +188,7 @@ def test_a_trusted_proxy_says_who_asks(tmp_path):
 # -- pairing codes -----------------------------------------------------------------------------
 
 def new_code(app) -> str:
-    from scorekeeper import pairing
+    from scorekeeper.web import pairing
 
     with app.app_context():
         return pairing.codes().new()
@@ -213,7 +213,7 @@ def test_a_pairing_code_lets_one_device_in_once(app, client):
 
 
 def test_a_pairing_code_expires():
-    from scorekeeper import pairing
+    from scorekeeper.web import pairing
 
     now = [0.0]
     codes = pairing.Codes(lifetime=60, clock=lambda: now[0])

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from scorekeeper import backup, create_app, migrations
+from scorekeeper.storage import backup, migrations
+from scorekeeper.web import backup_cli
+from scorekeeper import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_SCHEMA = Path(__file__).parent / "data" / "schema_v1.sqlite3"
@@ -88,7 +90,7 @@ def test_rotation_keeps_the_newest_copies_only(folder):
     made = []
     for points in range(1, 6):
         play(client, game, points)
-        made.append(backup.backup_app(app))
+        made.append(backup_cli.backup_app(app))
     kept = backup.backups(folder / "backups")
     assert kept == made[-3:]
     assert [p.name for p in kept] == sorted(p.name for p in kept)  # named by UTC time
@@ -161,7 +163,7 @@ def test_restore_mends_a_corrupt_store_and_keeps_its_bytes(folder):
     client = app.test_client()
     game = new_game(client)
     play(client, game, 9)
-    good = backup.backup_app(app)
+    good = backup_cli.backup_app(app)
     before = state(client, game)
     garbage = os.urandom(8192)
     Path(app.config["DATABASE"]).write_bytes(garbage)
@@ -206,7 +208,7 @@ def test_a_fresh_store_makes_no_backup(folder):
 def test_a_corrupt_store_never_pushes_good_backups_out(folder):
     app = make_app(folder, BACKUP_KEEP=2)
     new_game(app.test_client())
-    good = [backup.backup_app(app), backup.backup_app(app)]
+    good = [backup_cli.backup_app(app), backup_cli.backup_app(app)]
     Path(app.config["DATABASE"]).write_bytes(os.urandom(8192))
     make_app(folder, BACKUP_KEEP=2, BACKUP_ON_START=True)
     assert backup.backups(folder / "backups") == good

@@ -33,8 +33,8 @@ def correct(api, game_id, body, **kwargs):
 
 
 def log_of(client, game_id):
-    from scorekeeper import store
-    from scorekeeper.db import connect
+    from scorekeeper.storage import store
+    from scorekeeper.storage.db import connect
 
     db = connect(client.application.config["DATABASE"])
     try:

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from scorekeeper import backup, db, games, rules
-from scorekeeper.rules.errors import ScoringError
+from scorekeeper.storage import backup, db
+from scorekeeper.service import games
+from scorekeeper import engine as rules
+from scorekeeper.engine.errors import ScoringError
 
 from live_server import LiveServer
 

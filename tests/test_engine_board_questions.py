@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from engine_helpers import (
     A, B, C, adjust, announce, end_hand, game, hit, missa, next_deals, play, ronda, tringa,
 )
-from scorekeeper.rules import parse_event, rematch
-from scorekeeper.rules.moves import outcome_of, timeline, to_win
+from scorekeeper.engine import parse_event, rematch
+from scorekeeper.engine.moves import outcome_of, timeline, to_win
 
 
 def needs(state):

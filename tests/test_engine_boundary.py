@@ -13,9 +13,7 @@ from engine_helpers import (
     A, B, adjust, announce, end_hand, game, hit, invalid, missa, next_deal, play, refused,
     reveal, ronda, setup, tringa,
 )
-from scorekeeper.rules import (
-    InvalidInput, State, parse_event, parse_new_game, rules_from_spec, to_dict,
-)
+from scorekeeper.engine import InvalidInput, State, parse_event, parse_new_game, rules_from_spec, to_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,12 +38,12 @@ def modules_imported_by(module: str) -> set[str]:
 
 
 def test_the_engine_imports_nothing_of_the_web_or_the_database():
-    assert modules_imported_by("scorekeeper.rules") == set()
+    assert modules_imported_by("scorekeeper.engine") == set()
 
 
 def test_the_import_probe_sees_the_store_import_sqlite():
     # The probe itself can fail: the store module does pull the database in.
-    assert {"sqlite3", "sqlite_utils"} <= modules_imported_by("scorekeeper.store")
+    assert {"sqlite3", "sqlite_utils"} <= modules_imported_by("scorekeeper.storage.store")
 
 
 # -- events: malformed input is a 400 whatever the state ---------------------------------

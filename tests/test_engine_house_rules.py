@@ -8,9 +8,7 @@ from engine_helpers import (
     game, gains, hidden_ronda, hit, invalid, missa, next_deal, next_deals, play, refused,
     reveal, ronda, scores_after, setup, tringa,
 )
-from scorekeeper.rules import (
-    BUILT_IN_PRESETS, recorded_event, replay, rules_from_spec, to_dict,
-)
+from scorekeeper.engine import BUILT_IN_PRESETS, recorded_event, replay, rules_from_spec, to_dict
 
 # -- the presets are the §7 table -----------------------------------------------------
 

@@ -24,8 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import create_app, games
-from scorekeeper.db import connect
+from scorekeeper import create_app
+from scorekeeper.service import games
+from scorekeeper.storage.db import connect
 
 from test_security import check_security_headers
 

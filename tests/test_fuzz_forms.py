@@ -41,11 +41,12 @@ from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder
 from werkzeug.wrappers import Request as RawRequest
 
-from scorekeeper import create_app, games
-from scorekeeper.db import connect
-from scorekeeper.rules import RULE_KEYS
-from scorekeeper.rules.events import KINDS, LAST_TRICK_OUTCOMES
-from scorekeeper.rules.houserules import rule_form
+from scorekeeper import create_app
+from scorekeeper.service import games
+from scorekeeper.storage.db import connect
+from scorekeeper.engine import RULE_KEYS
+from scorekeeper.engine.events import KINDS, LAST_TRICK_OUTCOMES
+from scorekeeper.engine.houserules import rule_form
 
 from page_forms import forms_of, press
 from test_security import check_security_headers

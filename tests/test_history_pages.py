@@ -8,8 +8,8 @@ import re
 import pytest
 
 from page_forms import forms_of, press, submit
-from scorekeeper.db import connect
-from scorekeeper.sample_history import fill
+from scorekeeper.storage.db import connect
+from scorekeeper.testing.sample_history import fill
 
 
 def text(html):

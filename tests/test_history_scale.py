@@ -12,8 +12,8 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.db import connect
-from scorekeeper.sample_history import fill
+from scorekeeper.storage.db import connect
+from scorekeeper.testing.sample_history import fill
 
 GAMES = 10_000
 # Generous, so that a loaded machine running the suite in parallel does not

@@ -19,7 +19,7 @@ def test_a_whole_game_per_built_in_preset(client, path):
 
 
 def test_there_is_a_whole_game_for_each_built_in_preset():
-    from scorekeeper.rules import BUILT_IN_PRESETS
+    from scorekeeper.engine import BUILT_IN_PRESETS
 
     assert {p.stem.split("-")[0] for p in EXTRA} >= set(BUILT_IN_PRESETS)
 

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po, write_po
 
 from page_forms import forms_of, submit
 from scorekeeper import create_app
-from scorekeeper.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
+from scorekeeper.web.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "translations"

@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from scorekeeper import create_app, transfer
-from scorekeeper.rules import engine
+from scorekeeper import create_app
+from scorekeeper.service import transfer
+from scorekeeper.engine import fold as engine
 
 
 def _export(client) -> dict:

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, db, games, store
+from scorekeeper import create_app
+from scorekeeper.storage import db, store
+from scorekeeper.service import games
 
 DATA = Path(__file__).parent / "data"
 EXPECTED = json.loads((DATA / "legacy_hidden_ronda.expected.json").read_text())

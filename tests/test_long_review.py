@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import charts, create_app, review
+from scorekeeper.web import charts, review
+from scorekeeper import create_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.long_review import long_game  # noqa: E402  the benchmark's own game

@@ -11,7 +11,8 @@ import sqlite3
 import pytest
 
 from page_forms import forms_of, press, submit
-from scorekeeper import create_app, nights
+from scorekeeper import create_app
+from scorekeeper.service import nights
 
 AWAY = {"REMOTE_ADDR": "192.168.1.20"}  # a device on the club's network, without the key
 
@@ -119,7 +120,7 @@ def test_the_standings_are_wins_then_margin_and_the_ties_are_explained(english, 
 
 
 def _store(app):
-    from scorekeeper import db as stores
+    from scorekeeper.storage import db as stores
 
     return stores.connect(app.config["DATABASE"])
 

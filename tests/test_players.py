@@ -9,8 +9,9 @@ import sqlite3
 import pytest
 
 from page_forms import forms_of, press, submit
-from scorekeeper import db as stores
-from scorekeeper import migrations, players
+from scorekeeper.storage import db as stores
+from scorekeeper.storage import migrations
+from scorekeeper.service import players
 
 
 def text(html):

@@ -22,9 +22,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import create_app, games
-from scorekeeper.db import connect
-from scorekeeper.rules import (
+from scorekeeper import create_app
+from scorekeeper.service import games
+from scorekeeper.storage.db import connect
+from scorekeeper.engine import (
     RANKS, ScoringError, Setup, apply, new_game, parse_event, parse_new_game, replay,
 )
 

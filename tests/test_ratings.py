@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 
 from page_forms import press
-from scorekeeper import db as stores
-from scorekeeper import players, ratings
-from scorekeeper.db import write_transaction
+from scorekeeper.storage import db as stores
+from scorekeeper.service import players, ratings
+from scorekeeper.storage.db import write_transaction
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from scorekeeper import api as api_module
-from scorekeeper import resume
+from scorekeeper.web import api as api_module
+from scorekeeper.web import resume
 
 
 def resumed(client) -> str | None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import access, create_app, secret
+from scorekeeper.web import access, secret
+from scorekeeper import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, security
-from scorekeeper.secret import load_or_create_secret
+from scorekeeper import create_app
+from scorekeeper.web import security
+from scorekeeper.web.secret import load_or_create_secret
 
 from testing_routes import add_testing_routes
 

@@ -128,7 +128,7 @@ def test_headers_that_never_end_are_cut_off(live):
 
 
 def test_an_address_holds_so_many_connections_and_no_more(live, game):
-    from scorekeeper import server
+    from scorekeeper.web import server
 
     idle = [_open(live, "127.0.0.3") for _ in range(2 * server.PER_ADDRESS)]
     time.sleep(0.5)
@@ -172,7 +172,7 @@ def test_a_strangers_chunked_body_is_refused_at_once(live, game):
 
 
 def test_a_chunk_size_line_has_a_bound_even_for_the_table(live):
-    from scorekeeper import server
+    from scorekeeper.web import server
 
     sock = _open(live, "127.0.0.1")
     sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"

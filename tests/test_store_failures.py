@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, games, migrations
-from scorekeeper.clock import utc_now
-from scorekeeper.db import connect, get_db
+from scorekeeper import create_app
+from scorekeeper.service import games
+from scorekeeper.storage import migrations
+from scorekeeper.service.clock import utc_now
+from scorekeeper.storage.db import connect
+from scorekeeper.web.db import get_db
 
 from live_server import LiveServer
 from testing_routes import add_testing_routes

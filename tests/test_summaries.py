@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, games, rules, store, summaries, tally
-from scorekeeper.db import connect
-from scorekeeper.sample_history import _candidates
+from scorekeeper import create_app, engine as rules
+from scorekeeper.service import games, summaries
+from scorekeeper.storage import store
+from scorekeeper.engine import tally
+from scorekeeper.storage.db import connect
+from scorekeeper.testing.sample_history import _candidates
 
 DATA = Path(__file__).parent / "data"
 

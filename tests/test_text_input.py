@@ -10,7 +10,7 @@ from flask import flash, redirect
 
 from page_forms import forms_of
 from scorekeeper import create_app
-from scorekeeper.rules.names import clean_name
+from scorekeeper.engine.names import clean_name
 from test_security import check_security_headers
 
 
@@ -43,9 +43,9 @@ def test_a_look_alike_name_is_the_same_name(api):
 
 
 def test_a_preset_name_is_cleaned_the_same_way(app):
-    from scorekeeper import presets
-    from scorekeeper.db import connect
-    from scorekeeper.rules.errors import InvalidInput
+    from scorekeeper.service import presets
+    from scorekeeper.storage.db import connect
+    from scorekeeper.engine.errors import InvalidInput
 
     db = connect(app.config["DATABASE"])
     try:
@@ -118,7 +118,7 @@ def test_a_flashed_surrogate_cannot_break_a_page(tmp_path):
 
 
 def test_an_error_page_that_fails_still_carries_the_security_headers(tmp_path, monkeypatch):
-    from scorekeeper import errors
+    from scorekeeper.web import errors
 
     app = create_app({"TESTING": True, "PROPAGATE_EXCEPTIONS": False,
                       "DATABASE": str(tmp_path / "t.sqlite3")})

@@ -11,8 +11,8 @@ import pytest
 
 from page_forms import forms_of, submit
 from scorekeeper import create_app
-from scorekeeper.db import connect
-from scorekeeper.views import transfer as transfer_views
+from scorekeeper.storage.db import connect
+from scorekeeper.web.views import transfer as transfer_views
 
 TABLES = {"games": "id", "events": "game_id, seq", "game_sides": "game_id, side"}
 

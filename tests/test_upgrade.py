@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, db, games, migrations
+from scorekeeper import create_app
+from scorekeeper.storage import db, migrations
+from scorekeeper.service import games
 
 DATA = Path(__file__).parent / "data"
 FIXTURE = DATA / "schema_v1.sqlite3"

@@ -5,9 +5,9 @@ writes to the store, and a view that fails unexpectedly."""
 from flask import Blueprint, Flask, render_template_string
 from flask_wtf import FlaskForm
 
-from scorekeeper import games
-from scorekeeper.clock import utc_now
-from scorekeeper.db import get_db
+from scorekeeper.service import games
+from scorekeeper.service.clock import utc_now
+from scorekeeper.web.db import get_db
 
 FORM_PAGE = '<form method="post">{{ form.csrf_token }}<button>Go</button></form>'
 

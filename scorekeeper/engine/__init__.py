@@ -4,7 +4,7 @@ It imports nothing of the web or the database, reads no clock and makes no
 ids: the shell (scorekeeper.games) passes all of that in.
 """
 
-from .engine import apply, new_game, replay
+from .fold import apply, new_game, replay
 from .errors import GameOver, InvalidInput, RuleViolation, ScoringError
 from .events import (
     RANKS, Adjust, Announce, Announcement, ChainEnd, DealerLastTrick, EndHand, Event,

@@ -8,7 +8,7 @@ the points the event would give: no rule is decided twice.
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .engine import apply, new_game
+from .fold import apply, new_game
 from .errors import ScoringError
 from .events import Event, parse_event
 from .state import Gain, Setup, State

@@ -4,7 +4,7 @@ the statistics show. Pure: plain data in, plain data out, no SQL."""
 from dataclasses import dataclass
 from typing import Iterable
 
-from .rules import Event, Gain, HouseRules, Setup, State, apply, new_game
+from . import Event, Gain, HouseRules, Setup, State, apply, new_game
 
 # A hit counts by its step in the chain, whatever the rules make it worth.
 HIT_STEPS = ("bount", "khamsa", "aachra")

@@ -12,9 +12,11 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import players, ratings, rules, store, summaries
-from .db import write_transaction
-from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
+from . import players, ratings, summaries
+from .. import engine as rules
+from ..storage import store
+from ..storage.db import write_transaction
+from ..engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 
 # Game ids: short, but not a counter and not guessable (10 of 31 symbols,
 # about 50 bits); no 0/o, 1/l/i to read one aloud across the table.
@@ -211,7 +213,7 @@ class CorrectionRefused(RuleViolation):
         self.event, self.sides, self.cause = event, sides, cause
 
     def sentence(self, translate=lambda message: message) -> str:
-        from .describe import event_text  # the event in words: the web layer's
+        from ..web.describe import event_text
 
         return translate(self.message) % dict(
             self.params, what=event_text(self.event, self.sides),
@@ -244,7 +246,7 @@ class EndsEarlier(RuleViolation):
         self.event, self.sides = event, sides
 
     def sentence(self, translate=lambda message: message) -> str:
-        from .describe import event_text  # the event in words: the web layer's
+        from ..web.describe import event_text
 
         return translate(self.message) % dict(self.params, what=event_text(self.event,
                                                                             self.sides))

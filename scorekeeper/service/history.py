@@ -9,7 +9,7 @@ from typing import Any
 import sqlite_utils
 
 from . import ratings, summaries
-from .db import write_transaction
+from ..storage.db import write_transaction
 from .summaries import name_key
 
 PER_PAGE = 20

@@ -10,7 +10,7 @@ from typing import Any
 import sqlite_utils
 
 from . import nights
-from .rules.errors import N_, InvalidInput, RuleViolation
+from ..engine.errors import N_, InvalidInput, RuleViolation
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")

@@ -19,9 +19,10 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import games, players, rules
-from .db import write_transaction
-from .rules.errors import N_, InvalidInput, RuleViolation
+from . import games, players
+from .. import engine as rules
+from ..storage.db import write_transaction
+from ..engine.errors import N_, InvalidInput, RuleViolation
 
 NAME_LENGTH = 40
 MAX_ENTRANTS = 8

@@ -13,7 +13,7 @@ import sqlite_utils
 
 from .history import GameLine, line_from_row, list_columns
 from .players import COLUMNS, Player
-from .tally import COUNTS
+from ..engine.tally import COUNTS
 
 ROSTER_PAGE = 50
 # A person's counted sides: their seat, and their side's summary row.

@@ -18,9 +18,10 @@ from typing import Any
 
 import sqlite_utils
 
-from . import ratings, rules
-from .rules.errors import N_, InvalidInput, RuleViolation
-from .rules.newgame import NAME_LENGTH
+from . import ratings
+from .. import engine as rules
+from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..engine.newgame import NAME_LENGTH
 
 NICKNAME_LENGTH = 12
 RECENT = 6  # players offered first on the new-game page

@@ -10,11 +10,11 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import rules
-from .db import write_transaction
-from .rules.errors import N_, InvalidInput
-from .rules.names import clean_name
-from .rules.newgame import NAME_LENGTH
+from .. import engine as rules
+from ..storage.db import write_transaction
+from ..engine.errors import N_, InvalidInput
+from ..engine.names import clean_name
+from ..engine.newgame import NAME_LENGTH
 
 DEFAULT_KEY = "default_preset"
 

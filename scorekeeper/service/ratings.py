@@ -246,7 +246,7 @@ def rebuild(db: sqlite_utils.Database) -> int:
 
 def rebuild_if_stale(db: sqlite_utils.Database) -> None:
     if db.execute("SELECT 1 FROM settings WHERE key = 'ratings_stale'").fetchone():
-        from .db import write_transaction
+        from ..storage.db import write_transaction
 
         with write_transaction(db):
             rebuild(db)

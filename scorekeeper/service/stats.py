@@ -12,7 +12,7 @@ import sqlite_utils
 
 from .history import GameLine, line_from_row, list_columns
 from .summaries import name_key
-from .tally import COUNTS
+from ..engine.tally import COUNTS
 
 PER_PAGE = 25
 # A side counts once its game is over, while the game is not in the bin

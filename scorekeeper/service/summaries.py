@@ -11,7 +11,8 @@ from typing import Iterable
 
 import sqlite_utils
 
-from . import rules, tally
+from .. import engine as rules
+from ..engine import tally
 
 # Whether a game's sides count in the statistics: over, and not in the bin.
 COUNTED = "SELECT finished = 1 AND deleted_at IS NULL FROM games WHERE id = ?"

@@ -17,10 +17,13 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import players, ratings, rules, store, summaries, tally
-from .db import write_transaction
-from .rules.errors import N_, InvalidInput, RuleViolation, ScoringError
-from .rules.houserules import HouseRules, check_rule
+from . import players, ratings, summaries
+from .. import engine as rules
+from ..storage import store
+from ..engine import tally
+from ..storage.db import write_transaction
+from ..engine.errors import N_, InvalidInput, RuleViolation, ScoringError
+from ..engine.houserules import HouseRules, check_rule
 
 FORMAT = "ronda-scorekeeper"
 # Version 2 (issue 15) adds each game's seats (who sat on each side, by

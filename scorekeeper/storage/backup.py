@@ -2,7 +2,7 @@
 
 A copy is made at start-up (before any migration touches the file) and on
 demand (`flask --app scorekeeper backup`); `flask --app scorekeeper restore
-FILE` puts one back. The backup API copies a consistent snapshot even while
+FILE` puts one back (those commands: web/backup_cli.py). The backup API copies a consistent snapshot even while
 the server writes, which a plain file copy of a WAL database does not.
 """
 
@@ -14,13 +14,10 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import click
 import sqlite_utils
-from flask import Flask, current_app
-from flask.cli import with_appcontext
 
 from . import db, migrations
-from .store_lock import StoreInUse, restore_lock
+from .lock import StoreInUse, restore_lock
 
 PREFIX = "scorekeeper-"
 SUFFIX = ".sqlite3"
@@ -33,35 +30,6 @@ STALE_PARTIAL_SECONDS = 60
 
 class BackupError(Exception):
     """A backup or a restore that did not happen; the message says why."""
-
-
-def init_app(app: Flask) -> None:
-    app.config.setdefault("BACKUP_DIR", os.path.join(app.instance_path, "backups"))
-    app.config.setdefault("BACKUP_KEEP", DEFAULT_KEEP)
-    # None: at start-up, except in tests and under the `flask` command line
-    # (whose backup and restore commands make their own copy).
-    app.config.setdefault("BACKUP_ON_START", None)
-    app.cli.add_command(backup_command)
-    app.cli.add_command(restore_command)
-
-
-def wanted_on_start(app: Flask) -> bool:
-    wanted = app.config["BACKUP_ON_START"]
-    if wanted is None:
-        return not app.config.get("TESTING") and click.get_current_context(silent=True) is None
-    return bool(wanted)
-
-
-def backup_app(app: Flask) -> Path | None:
-    """A new copy of the app's store, or None when the store holds nothing yet."""
-    return make_backup(
-        app.config["DATABASE"], Path(app.config["BACKUP_DIR"]), int(app.config["BACKUP_KEEP"]),
-        _timeout(app),
-    )
-
-
-def _timeout(app: Flask) -> float:
-    return float(app.config.get("DB_BUSY_TIMEOUT", db.BUSY_TIMEOUT_SECONDS))
 
 
 def _copy(source: sqlite3.Connection, target: sqlite3.Connection, timeout: float) -> None:
@@ -238,37 +206,3 @@ def _put_back(staged: sqlite3.Connection, database: str, timeout: float) -> None
         _check(store.conn)
     finally:
         store.close()
-
-
-@click.command("backup")
-@with_appcontext
-def backup_command() -> None:
-    """Copy the score store into the backup folder (keeping the newest BACKUP_KEEP)."""
-    try:
-        path = backup_app(current_app)
-    except (sqlite3.DatabaseError, OSError) as error:
-        raise click.ClickException(f"No backup was made: {error}.")
-    if path is None:
-        click.echo("The store holds nothing yet: no backup was made.")
-    else:
-        click.echo(f"Backed up {current_app.config['DATABASE']} to {path}")
-
-
-@click.command("restore")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@with_appcontext
-def restore_command(file: Path) -> None:
-    """Replace the score store with the backup FILE (the current store is backed up first)."""
-    config = current_app.config
-    try:
-        saved = restore(
-            config["DATABASE"], file, Path(config["BACKUP_DIR"]), int(config["BACKUP_KEEP"]),
-            _timeout(current_app),
-        )
-    except (sqlite3.DatabaseError, OSError) as error:
-        raise click.ClickException(f"The restore failed: {error}.")
-    except BackupError as error:
-        raise click.ClickException(str(error))
-    if saved is not None:
-        click.echo(f"The previous store was saved as {saved}")
-    click.echo(f"Restored {file} into {config['DATABASE']}")

@@ -1,5 +1,7 @@
-"""The SQLite connection of a request, taken lazily on `g` from the app's
-pool of open connections and given back when the request ends."""
+"""Connections to the store: every commit durable before it returns, a pool
+of open connections kept between requests, and the write transaction that
+keeps one phone's tap from interleaving with another's. No Flask: the web
+layer (web/db.py) takes a request's connection from the pool."""
 
 import os
 import sqlite3
@@ -10,7 +12,6 @@ from typing import Iterator
 from urllib.parse import urlparse
 
 import sqlite_utils
-from flask import current_app, g
 
 # Wait this long for another writer (a second phone's tap) before giving up.
 BUSY_TIMEOUT_SECONDS = 5
@@ -145,34 +146,6 @@ class ConnectionPool:
             idle, self._idle = self._idle, []
         for db, _ in idle:
             db.close()
-
-
-def pool_of(app) -> ConnectionPool:
-    """The app's pool for its configured store (one per path and timeout)."""
-    config = app.config
-    key = (config["DATABASE"], config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT_SECONDS))
-    pools = app.extensions.setdefault("scorekeeper.db", {})
-    pool = pools.get(key)
-    if pool is None:
-        pool = pools.setdefault(key, ConnectionPool(*key))
-    return pool
-
-
-def get_db() -> sqlite_utils.Database:
-    if "db" not in g:
-        g.db_pool = pool_of(current_app)
-        g.db = g.db_pool.take()
-    return g.db
-
-
-def close_db(error: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    pool = g.pop("db_pool", None)
-    if db is not None:
-        if pool is None:
-            db.close()
-        else:
-            pool.give_back(db)
 
 
 @contextmanager

@@ -79,7 +79,9 @@ def game_summaries(db: sqlite_utils.Database) -> None:
     stored get theirs from a replay of their logs."""
     import json
 
-    from . import rules, store, summaries
+    from .. import engine as rules
+    from . import store
+    from ..service import summaries
 
     # How often each kind of gain came to a side (tally.COUNTS when written).
     counts = ("ronda", "double_ronda", "tringa", "missa", "bount", "khamsa", "aachra",

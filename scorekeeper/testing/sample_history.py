@@ -18,10 +18,12 @@ from datetime import datetime, timedelta, timezone
 
 import sqlite_utils
 
-from . import db as stores
-from . import migrations, rules, store, tally
-from .games import ID_ALPHABET, ID_LENGTH
-from .summaries import name_key
+from ..storage import db as stores
+from ..storage import migrations, store
+from .. import engine as rules
+from ..engine import tally
+from ..service.games import ID_ALPHABET, ID_LENGTH
+from ..service.summaries import name_key
 
 NAMES = ("Ali", "Karim", "Youssef", "Fatima", "Samira", "Omar", "Nadia", "Hassan", "Leila",
          "Rachid", "Zineb", "Mehdi", "Salma", "Amine", "Khadija", "Nous", "Eux", "Vous")

@@ -34,7 +34,7 @@ from werkzeug.http import parse_cookie
 from . import pairing, screen_access
 from .errors import error_answer
 from .local_paths import local_path
-from .rules.errors import N_
+from ..engine.errors import N_
 from .secret import SecretError, load_or_create_secret
 
 COOKIE = "ronda_access"

@@ -7,10 +7,11 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from . import games, presets, store
-from .clock import utc_now
+from ..service import games, presets
+from ..storage import store
+from ..service.clock import utc_now
 from .db import get_db
-from .rules.errors import N_, InvalidInput
+from ..engine.errors import N_, InvalidInput
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

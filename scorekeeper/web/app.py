@@ -7,16 +7,18 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, backup, compress, db, describe, errors, forms, i18n, resume, rule_texts,
-    security, slim, startup,
+    access, api, assets, compress, describe, errors, forms, i18n, resume, rule_texts, security,
+    slim, startup,
 )
+from . import db
+from . import backup_cli
 from .app_request import Request
 from .app_response import Response
 from .secret import load_or_create_secret
 
 # Templates, static files, translations and the instance folder sit at the
 # top of the repository, beside the package.
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 
 
@@ -50,7 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_or_create_secret(app.instance_path)
     access.init_app(app)  # first of the before-request hooks: strangers stop here
 
-    backup.init_app(app)
+    backup_cli.init_app(app)
     startup.open_store(app)  # a start-up backup, then migrations; never a crash
     app.teardown_appcontext(db.close_db)
     security.init_app(app)

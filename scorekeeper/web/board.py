@@ -13,11 +13,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from . import rules, store
-from .games import Game
-from .rules.errors import N_
-from .rules.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from .rules.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
+from .. import engine as rules
+from ..storage import store
+from ..service.games import Game
+from ..engine.errors import N_
+from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
+from ..engine.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
 
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4

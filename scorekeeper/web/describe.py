@@ -4,10 +4,10 @@ from flask import Flask
 from markupsafe import Markup
 from flask_babel import gettext as _
 
-from . import rules
+from .. import engine as rules
 from .i18n import join_list
-from .rules.errors import N_
-from .rules.moves import Step, ToWin, points_of
+from ..engine.errors import N_
+from ..engine.moves import Step, ToWin, points_of
 
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}

@@ -11,8 +11,8 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from .games import GameNotFound
-from .rules.errors import N_, RuleViolation, ScoringError
+from ..service.games import GameNotFound
+from ..engine.errors import N_, RuleViolation, ScoringError
 
 HTTP_SENTENCES = {
     400: N_("The request is malformed."),

@@ -12,7 +12,7 @@ from wtforms import HiddenField, IntegerField, RadioField, SelectField, StringFi
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from .rules.newgame import NAME_LENGTH
+from ..engine.newgame import NAME_LENGTH
 
 TOKEN_LENGTH = 100
 # WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.

@@ -9,7 +9,7 @@ from wtforms import IntegerField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from .forms import NAME_TOO_LONG, TokenForm
-from .rules.newgame import NAME_LENGTH
+from ..engine.newgame import NAME_LENGTH
 
 
 class ConfirmForm(TokenForm):

@@ -6,7 +6,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from .forms import NAME_TOO_LONG, TokenForm
-from .nights import MAX_ENTRANTS, NAME_LENGTH
+from ..service.nights import MAX_ENTRANTS, NAME_LENGTH
 
 
 class NightForm(TokenForm):

@@ -90,7 +90,7 @@ def qr_code(url: str) -> tuple[str, int]:
 @bp.get("/pair")
 def show():
     """The page where a device already in opens the table to the next one."""
-    from .access import network_base  # access uses this module's codes
+    from .access import network_base
 
     base = network_base()
     url = pairing_url(base, codes().new()) if base else None

@@ -5,8 +5,10 @@ events shown as such; the score's progression for the chart."""
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from . import charts, rules, store
-from .rules.moves import Step, timeline
+from . import charts
+from .. import engine as rules
+from ..storage import store
+from ..engine.moves import Step, timeline
 
 STANDING, CORRECTED, REMOVED, UNDONE = "standing", "corrected", "removed", "undone"
 

@@ -10,9 +10,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 
 from . import rule_texts
-from .rules import RULE_KEYS, HouseRules
-from .rules.houserules import rule_form
-from .rules.newgame import NAME_LENGTH
+from ..engine import RULE_KEYS, HouseRules
+from ..engine.houserules import rule_form
+from ..engine.newgame import NAME_LENGTH
 
 PREFIX = "rule_"
 

@@ -6,7 +6,7 @@ with the engine."""
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from .rules import HouseRules
+from ..engine import HouseRules
 
 LABELS = {
     "target": (_l("Target score"), _l("The first side to reach it alone in the lead wins.")),
@@ -166,6 +166,6 @@ def init_app(app) -> None:
     app.add_template_filter(label, "rule_label")
     app.add_template_filter(lambda value, key: value_text(key, value), "rule_value")
     app.add_template_filter(summary, "rules_summary")
-    from .rules import RULE_KEYS
+    from ..engine import RULE_KEYS
 
     app.jinja_env.globals["RULE_KEYS"] = RULE_KEYS

@@ -10,7 +10,7 @@ import hmac
 
 from flask import Request
 
-from . import nights
+from ..service import nights
 from .db import get_db
 
 # What the link opens: the night's big screen and the data it follows.

@@ -13,9 +13,11 @@ import threading
 from flask import Flask
 from flask_babel import gettext
 
-from . import backup, db, migrations, ratings
+from . import backup_cli
+from ..storage import db, migrations
+from ..service import ratings
 from .errors import error_answer
-from .rules.errors import N_
+from ..engine.errors import N_
 
 STORE_BROKEN = N_("The score store cannot be opened (%(reason)s). Nothing was changed. The "
                   "person running the scorekeeper can restore a backup with: flask --app "
@@ -50,7 +52,7 @@ def _log_failure(app: Flask, error: Exception, message: str, *args) -> None:
 
 def open_store(app: Flask) -> None:
     try:
-        if backup.wanted_on_start(app):
+        if backup_cli.wanted_on_start(app):
             _backup_on_start(app)
         migrate(app)
     except Exception as error:  # a server that crash-loops helps nobody
@@ -59,7 +61,7 @@ def open_store(app: Flask) -> None:
 
 def _backup_on_start(app: Flask) -> None:
     try:
-        path = backup.backup_app(app)
+        path = backup_cli.backup_app(app)
     except OSError as error:  # the scores still work without a fresh copy
         app.logger.error("No backup at start-up: %s", error)
         return

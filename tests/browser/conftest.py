@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from live_server import serving
-from scorekeeper import access
+from scorekeeper.web import access
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"

@@ -23,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from scorekeeper import create_app  # noqa: E402
+from scorekeeper import create_app
 
 GAMES = {
     "three": ({"sides": ["Ali", "Badr", "Chama"], "players": 3,

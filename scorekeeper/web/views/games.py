@@ -18,14 +18,16 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
-from .. import games, nights, players, presets, rule_texts
-from ..clock import utc_now
-from ..db import get_db, write_transaction
+from ...service import games, nights, players, presets
+from .. import rule_texts
+from ...service.clock import utc_now
+from ...storage.db import write_transaction
+from ..db import get_db
 from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
 from ..rule_forms import fill, rule_field_list, with_rule_fields
 from ..rule_forms import values as rule_values
 from ..errors import status_of
-from ..rules.errors import N_, InvalidInput, ScoringError
+from ...engine.errors import N_, InvalidInput, ScoringError
 
 bp = Blueprint("games", __name__)
 
@@ -106,7 +108,7 @@ def render_board(
 def show(game_id: str):
     game = _load(game_id)
     if game.state.finished and not _wants_board():
-        from .history import render_finished  # once over: the result, then the review
+        from .history import render_finished
 
         return render_finished(game)
     return render_board(game)

@@ -11,17 +11,19 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import format_datetime, gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
-from .. import games, history, review, store
-from ..clock import utc_now
+from ...service import games, history
+from .. import review
+from ...storage import store
+from ...service.clock import utc_now
 from ..db import get_db
 from ..errors import error_answer, status_of
 from ..forms import one_time_token
 from ..history_forms import ConfirmForm, CorrectForm
-from ..rules import RANKS, recorded_event, to_dict
-from ..rules.errors import N_, InvalidInput, ScoringError
-from ..rules.events import KINDS, LAST_TRICK_OUTCOMES
-from ..rules.names import clean_name
-from ..rules.newgame import NAME_LENGTH
+from ...engine import RANKS, recorded_event, to_dict
+from ...engine.errors import N_, InvalidInput, ScoringError
+from ...engine.events import KINDS, LAST_TRICK_OUTCOMES
+from ...engine.names import clean_name
+from ...engine.newgame import NAME_LENGTH
 from . import games as board_views
 
 bp = Blueprint("history", __name__)
@@ -84,7 +86,7 @@ def index():
         page = history.games_page(db, page_number(request.args), name, person=person and person.id)
     except history.NoSuchPage as error:
         return no_such_page(error.pages)
-    from .. import nights
+    from ...service import nights
 
     return render_template("history/list.html", page=page, name=name, person=person,
                            names=history.known_names(db),
@@ -93,7 +95,7 @@ def index():
 
 def _person_filter(args: MultiDict):
     """?player=<id>: that person's games (a merged entry's person)."""
-    from .. import players
+    from ...service import players
 
     value = args.get("player", "")
     if not value:

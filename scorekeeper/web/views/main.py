@@ -2,7 +2,8 @@
 
 from flask import Blueprint, render_template
 
-from .. import games, resume
+from ...service import games
+from .. import resume
 from ..db import get_db
 
 bp = Blueprint("main", __name__)

@@ -10,12 +10,12 @@ from flask import (
 from flask_babel import gettext
 from wtforms.fields.choices import SelectChoice
 
-from .. import nights, presets
-from ..clock import utc_now
+from ...service import nights, presets
+from ...service.clock import utc_now
 from ..db import get_db
 from ..forms import one_time_token
 from ..night_forms import NightForm, RoundForm, ScreenForm
-from ..rules.errors import N_, ScoringError
+from ...engine.errors import N_, ScoringError
 from ..screen_access import QUERY as SCREEN_QUERY
 
 bp = Blueprint("nights", __name__)

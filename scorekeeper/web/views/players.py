@@ -5,12 +5,15 @@ writes, person_stats.py reads."""
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from .. import charts, person_stats, players, ratings, tally
-from ..clock import utc_now
-from ..db import get_db, write_transaction
+from .. import charts
+from ...service import person_stats, players, ratings
+from ...engine import tally
+from ...service.clock import utc_now
+from ...storage.db import write_transaction
+from ..db import get_db
 from ..forms import one_time_token
 from ..history_forms import ConfirmForm, MergeForm, PlayerForm
-from ..rules.errors import N_, ScoringError
+from ...engine.errors import N_, ScoringError
 from .history import no_such_page, page_number
 from .stats import gains_bars
 

@@ -6,11 +6,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 
-from .. import presets, rule_texts, rules
-from ..clock import utc_now
+from ...service import presets
+from .. import rule_texts
+from ... import engine as rules
+from ...service.clock import utc_now
 from ..db import get_db
 from ..rule_forms import PresetForm, fill, rule_field_list, values
-from ..rules.errors import ScoringError
+from ...engine.errors import ScoringError
 
 bp = Blueprint("settings", __name__)
 

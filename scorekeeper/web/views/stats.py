@@ -3,10 +3,12 @@
 from flask import Blueprint, render_template, request
 from flask_babel import format_decimal, format_percent, gettext
 
-from .. import charts, history, ratings, stats, tally
+from .. import charts
+from ...service import history, ratings, stats
+from ...engine import tally
 from ..db import get_db
 from ..i18n import join_list
-from ..rules.errors import N_
+from ...engine.errors import N_
 from .history import name_filter, no_such_page, page_number
 
 bp = Blueprint("stats", __name__)

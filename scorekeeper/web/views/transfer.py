@@ -20,16 +20,17 @@ from flask import (
 from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import games, store, transfer
+from ...service import games, transfer
+from ...storage import store
 from ..api import _known_game, answer, idempotency_key, json_body, parse_json
-from ..clock import utc_now
+from ...service.clock import utc_now
 from ..db import get_db
 from ..describe import event_text
 from ..errors import error_answer
 from ..history_forms import ImportForm
-from ..rules import recorded_event
-from ..rules.errors import N_, InvalidInput, ScoringError
-from ..rules.moves import points_of, timeline
+from ...engine import recorded_event
+from ...engine.errors import N_, InvalidInput, ScoringError
+from ...engine.moves import points_of, timeline
 
 bp = Blueprint("transfer", __name__)
 api_bp = Blueprint("transfer_api", __name__, url_prefix="/api")
@@ -53,7 +54,7 @@ def _json_download(data: dict, filename: str) -> Response:
 
 @bp.get("/games/export.json")
 def export_all():
-    from ..night_transfer import export_nights
+    from ...service.night_transfer import export_nights
 
     games_documents = transfer.export_all(get_db())
     now = utc_now()
