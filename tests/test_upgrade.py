@@ -12,8 +12,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlite_utils.migrations import Migrations
 
 from scorekeeper import create_app
+from scorekeeper.engine import tally
 from scorekeeper.storage import db, migrations
 from scorekeeper.service import games
 
@@ -117,3 +119,42 @@ def test_every_upgraded_side_is_seated_with_the_player_of_its_name(upgraded):
             assert seated[(game_id, side)] == name
     assert len(seated) == sum(len(json.loads(r[1])) for r in {r[0]: r for r in rows}.values())
     assert players["nous"] == 1  # "Nous" of two games is one player
+
+
+def test_a_first_schema_store_upgrades_after_a_later_version_counts_a_new_gain(tmp_path,
+                                                                              monkeypatch):
+    """Migrations are frozen code (issue 14): a later version that counts a
+    new kind of gain (tally.COUNTS grows) adds its column in a migration of
+    its own, and a store of the first schema still upgrades through every
+    step before it, 0003's summaries included, to the scores it had."""
+    later = Migrations("scorekeeper")
+    for step in migrations.migrations._migrations:
+        later(name=step.name, transactional=step.transactional)(step.fn)
+
+    @later(name="9999_a_later_gain")
+    def a_later_gain(store):
+        store["game_sides"].add_column("later_gain", int, not_null_default=0)
+
+    monkeypatch.setattr(tally, "COUNTS", tally.COUNTS + ("later_gain",))
+    path = tmp_path / "store.sqlite3"
+    shutil.copyfile(FIXTURE, path)
+    store = db.connect(str(path))
+    try:
+        later.apply(store)
+        assert later.pending(store) == []
+        for game_id, recorded in EXPECTED["games"].items():
+            rows = store.execute("SELECT score, later_gain FROM game_sides WHERE game_id = ?"
+                                 " ORDER BY side", [game_id]).fetchall()
+            assert [score for score, _ in rows] == recorded["scores"], game_id
+            assert {later_gain for _, later_gain in rows} == {0}
+    finally:
+        store.close()
+
+
+def test_every_migration_after_the_presets_is_numbered_in_order():
+    names = [step.name for step in migrations.migrations._migrations]
+    # table_presets went out unnumbered; a store knows a step by its name, so it stays.
+    later = names[names.index("table_presets") + 1:]
+    numbers = [int(name[:4]) for name in later if name[:4].isdigit() and name[4] == "_"]
+    assert len(numbers) == len(later) and numbers == sorted(set(numbers)), later
+    assert numbers[0] == 3

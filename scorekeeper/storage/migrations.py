@@ -74,16 +74,18 @@ def table_presets(db: sqlite_utils.Database) -> None:
 
 @migrations(name="0003_game_summaries")
 def game_summaries(db: sqlite_utils.Database) -> None:
-    """Per-game summaries kept at write time (scorekeeper/summaries.py), so
-    the history and the statistics never replay a game; the games already
-    stored get theirs from a replay of their logs."""
-    import json
+    """Per-game summaries kept at write time (scorekeeper/service/summaries.py),
+    so the history and the statistics never replay a game; the games already
+    stored get theirs from a replay of their logs.
 
-    from .. import engine as rules
-    from . import store
-    from ..service import summaries
+    Frozen: the columns, the folding of corrections and the counting of gains
+    are copied here as they were, so that a later version that adds a kind of
+    gain (and a migration that adds its column) does not change this step.
+    Only the replay is the engine's: a stored event scores what it scored,
+    in every version (engine.recorded_event, engine.apply)."""
+    from .. import engine
 
-    # How often each kind of gain came to a side (tally.COUNTS when written).
+    # How often each kind of gain came to a side, as tally.COUNTS was then.
     counts = ("ronda", "double_ronda", "tringa", "missa", "bount", "khamsa", "aachra",
               "cards", "adjust", "hidden_ronda", "dealer_last_trick")
     games = db["games"]
@@ -109,16 +111,60 @@ def game_summaries(db: sqlite_utils.Database) -> None:
     # per-name aggregates read this one alone.
     db["game_sides"].create_index(["name_key", "game_id", "name"])
     db["game_sides"].create_index(["counted", "name_key", "name", "won", "margin"])
+
+    def gain_names(gain, hits: tuple[int, ...]) -> tuple[str, ...]:
+        if gain.kind in ("hit", "hit_missa"):
+            hit = ((("bount", "khamsa", "aachra")[hits.index(gain.value)],)
+                   if gain.value in hits else ())
+            return hit + (("missa",) if gain.kind == "hit_missa" else ())
+        return (gain.kind,) if gain.kind in counts else ()
+
     rows = db.execute("SELECT id, sides, players, rules, first_dealer FROM games").fetchall()
-    for game_id, sides, players, rules_json, first_dealer in rows:
-        setup = rules.Setup(tuple(json.loads(sides)), players,
-                            rules.rules_from_dict(json.loads(rules_json)), first_dealer)
-        summaries.create_sides(db, game_id, setup)
-        standing = store.standing_events(db, game_id)
-        summaries.rebuild(
-            db, game_id, setup, [rules.recorded_event(e, setup) for _, e in standing],
-            summaries.event_time(db, game_id, standing[-1][0] if standing else None),
-        )
+    for game_id, sides_json, players, rules_json, first_dealer in rows:
+        sides = json.loads(sides_json)
+        setup = engine.Setup(tuple(sides), players,
+                             engine.rules_from_dict(json.loads(rules_json)), first_dealer)
+        # The log's standing events, each as its latest correction left it.
+        events: dict[int, dict | None] = {}
+        for seq, action, payload in db.execute(
+            "SELECT seq, action, payload FROM events WHERE game_id = ? AND action IN"
+            " ('event', 'correction') AND undone_by IS NULL ORDER BY seq", [game_id]
+        ):
+            payload = json.loads(payload)
+            if action == "event":
+                events[seq] = payload
+            elif payload.get("corrects") in events:
+                events[payload["corrects"]] = payload.get("event")
+        standing = [(seq, event) for seq, event in events.items() if event is not None]
+        state = engine.new_game(setup)
+        totals = [dict.fromkeys(counts, 0) for _ in sides]
+        for _, data in standing:
+            state = engine.apply(state, engine.recorded_event(data, setup))
+            for gain in state.gains:
+                for side, points in enumerate(gain.points):
+                    if points:
+                        for name in gain_names(gain, tuple(setup.rules.hits)):
+                            totals[side][name] += 1
+        last_event_at = None
+        if standing:
+            last_event_at = db.execute(
+                "SELECT created_at FROM events WHERE game_id = ? AND seq = ?",
+                [game_id, standing[-1][0]]).fetchone()[0]
+        hands = state.hand - 1 + int(state.finished)
+        db.execute("UPDATE games SET finished = ?, winner = ?, hands = ?, event_count = ?,"
+                   " last_event_at = ? WHERE id = ?",
+                   [int(state.finished), state.winner, hands, state.events, last_event_at,
+                    game_id])
+        counted = int(state.finished)  # nothing was in the bin yet
+        for side, (name, score) in enumerate(zip(sides, state.scores)):
+            margin = score - max(other for s, other in enumerate(state.scores) if s != side)
+            db.execute(
+                f"INSERT INTO game_sides (game_id, side, name, name_key, score, won, margin,"
+                f" counted, {', '.join(counts)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                f" {', '.join('?' for _ in counts)})",
+                [game_id, side, name, name.strip().casefold(), score,
+                 int(state.winner == side), margin, counted]
+                + [totals[side][kind] for kind in counts])
 
 
 @migrations(name="0004_players")
