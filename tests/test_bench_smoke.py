@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:  # bench/ is not installed: it lives beside the pa
 
 from bench import run, table  # noqa: E402
 from bench.common import percentile  # noqa: E402
-from scorekeeper import engine as rules
+from scorekeeper import engine as rules  # noqa: E402
 HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every run.\n"
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.storage import db, store
+from scorekeeper.storage import db
 from scorekeeper.service import games
 
 DATA = Path(__file__).parent / "data"
@@ -50,7 +50,7 @@ def test_the_stored_events_are_as_the_old_app_wrote_them(legacy):
     connection = db.connect(str(path))
     try:
         for game in (THREE, TWO):
-            assert [e for _, e in store.standing_events(connection, game["id"])] == [
+            assert [e for _, e in games.standing_events(connection, game["id"])] == [
                 {**e, "last_card": False} if e["type"] == "missa" else
                 {**e, "note": ""} if e["type"] == "adjust" else
                 {"type": "announce", "announcements": [{**a, "rank": None} for a in

@@ -34,7 +34,7 @@ def stored_summary(db, game_id):
 def replayed_summary(db, game_id):
     """The summary computed from scratch: the standing events replayed."""
     game = games.load(db, game_id)
-    standing = store.standing_events(db, game_id)
+    standing = games.standing_events(db, game_id)
     state, counts = tally.replay_counts(
         game.setup, [rules.parse_event(e, game.setup) for _, e in standing])
     last = summaries.event_time(db, game_id, standing[-1][0]) if standing else None
@@ -125,7 +125,7 @@ def test_summaries_equal_a_replay_whatever_the_game_went_through(api, db, seed):
     for _ in range(160):
         game = games.load(db, game_id)
         kind, body = random_body(rng, game.state.snapshot(), game.setup,
-                                 store.standing_events(db, game_id))
+                                 games.standing_events(db, game_id))
         response = api.post(f"/api/games/{game_id}/{kind}", body)
         assert response.status_code in (200, 400, 409), response.get_json()
         accepted += response.status_code == 200
@@ -141,7 +141,7 @@ def test_a_tap_reads_no_log_and_replays_nothing(api, db, monkeypatch):
     calls = []
     monkeypatch.setattr(rules, "replay", lambda *a, **k: calls.append("replay"))
     monkeypatch.setattr(tally, "replay_counts", lambda *a, **k: calls.append("replay_counts"))
-    monkeypatch.setattr(store, "standing_events", lambda *a, **k: calls.append("log"))
+    monkeypatch.setattr(store, "standing_records", lambda *a, **k: calls.append("log"))
     assert api.event(game_id, type="missa", side=1).status_code == 200
     assert calls == []
     _, (nous, eux) = stored_summary(db, game_id)

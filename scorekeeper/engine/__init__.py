@@ -1,11 +1,11 @@
 """The scoring engine: plain data in, plain data out.
 
 It imports nothing of the web or the database, reads no clock and makes no
-ids: the shell (scorekeeper.games) passes all of that in.
+ids: the shell (scorekeeper.service) passes all of that in.
 """
 
 from .fold import apply, new_game, replay
-from .errors import GameOver, InvalidInput, RuleViolation, ScoringError
+from .errors import GameOver, InvalidInput, NotFound, RuleViolation, ScoringError
 from .events import (
     RANKS, Adjust, Announce, Announcement, ChainEnd, DealerLastTrick, EndHand, Event,
     HiddenRonda, Hit, Missa, NextDeal, Reveal, parse_event, recorded_event, to_dict,
@@ -15,7 +15,8 @@ from .newgame import parse_new_game, rematch
 from .state import Chain, Gain, Pool, Setup, State
 
 __all__ = [
-    "apply", "new_game", "replay", "GameOver", "InvalidInput", "RuleViolation", "ScoringError",
+    "apply", "new_game", "replay", "GameOver", "InvalidInput", "NotFound", "RuleViolation",
+    "ScoringError",
     "RANKS",
     "Adjust", "Announce", "Announcement", "ChainEnd", "DealerLastTrick", "EndHand", "Event",
     "HiddenRonda", "Hit", "Missa", "NextDeal", "Reveal", "parse_event", "recorded_event",

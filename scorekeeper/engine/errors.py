@@ -1,4 +1,4 @@
-"""The engine's two errors: bad input (400) and a move the rules refuse (409).
+"""The refusals: bad input (400), a name of nothing (404), a move the rules refuse (409).
 
 Each carries a sentence for the scorer as a message template with named
 parameters, so the web layer can translate the template before filling it in.
@@ -19,8 +19,10 @@ class ScoringError(Exception):
         self.message = message
         self.params = params
 
-    def sentence(self, translate=lambda message: message) -> str:
-        """The sentence, through `translate` (a gettext) when given."""
+    def sentence(self, translate=lambda message: message, event_text=None) -> str:
+        """The sentence, through `translate` (a gettext) when given.
+        `event_text(event, sides)` words an event, for the refusals that name
+        one (the web layer passes its own; the engine words nothing)."""
         text = translate(self.message)
         return text % self.params if self.params else text
 
@@ -30,6 +32,12 @@ class ScoringError(Exception):
 
 class InvalidInput(ScoringError):
     """The input is malformed or out of range, whatever the game's state."""
+
+
+class NotFound(ScoringError):
+    """The input names something (a game, a player) that does not exist.
+    Raised by the shell, which looks things up; declared here beside the
+    other refusals so that one place maps them all to answers."""
 
 
 class RuleViolation(ScoringError):

@@ -15,8 +15,9 @@ import sqlite_utils
 from . import players, ratings, summaries
 from .. import engine as rules
 from ..storage import store
+from ..engine.log import fold_corrections, standing_of
 from ..storage.db import write_transaction
-from ..engine.errors import N_, InvalidInput, RuleViolation, ScoringError
+from ..engine.errors import N_, InvalidInput, NotFound, RuleViolation, ScoringError
 
 # Game ids: short, but not a counter and not guessable (10 of 31 symbols,
 # about 50 bits); no 0/o, 1/l/i to read one aloud across the table.
@@ -24,7 +25,7 @@ ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 ID_LENGTH = 10
 
 
-class GameNotFound(ScoringError):
+class GameNotFound(NotFound):
     """No game has this id."""
 
 
@@ -57,6 +58,18 @@ def _setup_from_row(row: Mapping[str, Any]) -> rules.Setup:
 def _game_from_row(row: Mapping[str, Any]) -> Game:
     state = rules.State.from_snapshot(json.loads(row["state"]), _setup_from_row(row))
     return Game(row["id"], row["version"], state, row["created_at"], row["updated_at"])
+
+
+def effective_events(db: sqlite_utils.Database, game_id: str) -> dict[int, dict | None]:
+    """Every event of the game that is not undone, by seq, oldest first: as
+    its latest correction left it, or None when a correction removed it."""
+    return fold_corrections(store.standing_records(db, game_id))
+
+
+def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, dict]]:
+    """The game's events that are not undone nor removed, oldest first, each
+    in its latest corrected form: (seq, event)."""
+    return standing_of(effective_events(db, game_id))
 
 
 def load(db: sqlite_utils.Database, game_id: str) -> Game:
@@ -185,7 +198,7 @@ def undo(
         if key is not None and store.key_used(db, game_id, key):
             return game, False
         _check_version(game, expected)
-        standing = store.standing_events(db, game_id)
+        standing = standing_events(db, game_id)
         if not standing:
             raise RuleViolation(N_("There is nothing to undo."))
         undone_seq = standing[-1][0]
@@ -212,13 +225,17 @@ class CorrectionRefused(RuleViolation):
         super().__init__(message, **params)
         self.event, self.sides, self.cause = event, sides, cause
 
-    def sentence(self, translate=lambda message: message) -> str:
-        from ..web.describe import event_text
-
+    def sentence(self, translate=lambda message: message, event_text=None) -> str:
         return translate(self.message) % dict(
-            self.params, what=event_text(self.event, self.sides),
-            reason=self.cause.sentence(translate),
+            self.params, what=_what(self.event, self.sides, event_text),
+            reason=self.cause.sentence(translate, event_text),
         )
+
+
+def _what(event: rules.Event, sides: tuple[str, ...], event_text) -> str:
+    """The event in the caller's words (the web layer's describe.event_text),
+    else its type."""
+    return event_text(event, sides) if event_text else rules.to_dict(event)["type"]
 
 
 def _correction_refused(setup: rules.Setup, standing: list[tuple[int, dict]],
@@ -245,11 +262,9 @@ class EndsEarlier(RuleViolation):
         super().__init__(message, **params)
         self.event, self.sides = event, sides
 
-    def sentence(self, translate=lambda message: message) -> str:
-        from ..web.describe import event_text
-
-        return translate(self.message) % dict(self.params, what=event_text(self.event,
-                                                                            self.sides))
+    def sentence(self, translate=lambda message: message, event_text=None) -> str:
+        return translate(self.message) % dict(
+            self.params, what=_what(self.event, self.sides, event_text))
 
 
 def correct(
@@ -285,7 +300,7 @@ def correct(
         if key is not None and store.key_used(db, game_id, key):
             return game, False
         _check_version(game, expected)
-        effective = store.effective_events(db, game_id)
+        effective = effective_events(db, game_id)
         if seq not in effective:
             raise RuleViolation(N_("This game has no such event standing: it may have "
                                    "been undone."))
@@ -295,7 +310,7 @@ def correct(
         numbers = {s: n for n, s in enumerate(
             (s for s, e in effective.items() if e is not None), 1)}
         effective[seq] = payload
-        standing = [(s, e) for s, e in effective.items() if e is not None]
+        standing = standing_of(effective)
         events = [rules.recorded_event(e, setup) for _, e in standing]
         removed: list[int] = []
         try:
@@ -332,7 +347,7 @@ def replay_log(db: sqlite_utils.Database, game_id: str) -> rules.State:
     """The state rebuilt from the stored log alone (the snapshot ignored)."""
     game = load(db, game_id)
     events = [rules.recorded_event(e, game.setup)
-              for _, e in store.standing_events(db, game_id)]
+              for _, e in standing_events(db, game_id)]
     return rules.replay(game.setup, events)
 
 

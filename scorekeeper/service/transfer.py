@@ -133,8 +133,9 @@ class Because(InvalidInput):
         super().__init__(message, **params)
         self.cause = cause
 
-    def sentence(self, translate=lambda message: message) -> str:
-        return translate(self.message) % dict(self.params, reason=self.cause.sentence(translate))
+    def sentence(self, translate=lambda message: message, event_text=None) -> str:
+        return translate(self.message) % dict(
+            self.params, reason=self.cause.sentence(translate, event_text))
 
 
 class ImportConflict(RuleViolation):
@@ -451,6 +452,16 @@ def _insert(db: sqlite_utils.Database, item: Checked) -> None:
     players.link_game(db, game["id"], item.setup, item.partners, game["created_at"])
     summaries.rebuild(db, game["id"], item.setup, item.events, item.last_event_at,
                       (item.state, item.totals))
+
+
+def store_checked(db: sqlite_utils.Database, checked: list[Checked]) -> None:
+    """Write checked games that are not here yet, all in one transaction, and
+    rate them: the import's own write, for a caller that made sure none of
+    them is here (testing/sample_history.py)."""
+    with write_transaction(db, long=True):
+        for item in checked:
+            _insert(db, item)
+        ratings.games_imported(db, [item.document["id"] for item in checked])
 
 
 def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], list[str]]:

@@ -1,11 +1,13 @@
 """Games and their append-only event logs in SQLite.
 
-Plain rows in, plain rows out: what the rows mean is `games.py`'s business.
-Callers wrap writes that belong together in `db.write_transaction`.
+Plain rows in, plain rows out: what the rows mean is the service's business
+(service/games.py), what a log of corrections adds up to the engine's
+(engine/log.py). Callers wrap writes that belong together in
+`db.write_transaction`.
 """
 
 import json
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 import sqlite_utils
 
@@ -75,12 +77,6 @@ def mark_undone(db: sqlite_utils.Database, game_id: str, seq: int, by: int) -> N
     )
 
 
-def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, dict]]:
-    """The game's events that are not undone nor removed, oldest first, each
-    in its latest corrected form: (seq, event)."""
-    return [(seq, event) for seq, event in effective_events(db, game_id).items() if event]
-
-
 def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:
     """The event record `seq` as it was first recorded, or None."""
     row = db.execute(
@@ -90,29 +86,18 @@ def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | 
     return None if row is None else json.loads(row[0])
 
 
-def effective_events(db: sqlite_utils.Database, game_id: str) -> dict[int, dict | None]:
-    """Every event that is not undone, by seq, oldest first: the event as its
-    latest correction left it, or None when a correction removed it."""
+def standing_records(db: sqlite_utils.Database, game_id: str
+                     ) -> Iterator[tuple[int, str, dict]]:
+    """The game's event and correction records that are not undone, oldest
+    first: (seq, action, payload). What they add up to is the engine's
+    fold (engine/log.py)."""
     cursor = db.execute(
         "SELECT seq, action, payload FROM events WHERE game_id = ?"
         " AND action IN ('event', 'correction') AND undone_by IS NULL ORDER BY seq",
         [game_id],
     )
-    return effective((seq, action, json.loads(payload)) for seq, action, payload in cursor)
-
-
-def effective(records: Iterable[tuple[int, str, dict]]) -> dict[int, dict | None]:
-    """The one place where corrections apply: fold a log's (seq, action,
-    payload) records, oldest first, into its events by seq. A correction
-    ({"corrects": seq, "event": event or None}) replaces the event it names
-    in place, or removes it (None); one naming no standing event is inert."""
-    events: dict[int, dict | None] = {}
-    for seq, action, payload in records:
-        if action == "event":
-            events[seq] = payload
-        elif action == "correction" and payload.get("corrects") in events:
-            events[payload["corrects"]] = payload.get("event")
-    return events
+    for seq, action, payload in cursor:
+        yield seq, action, json.loads(payload)
 
 
 def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:

@@ -1,19 +1,20 @@
-"""A large, consistent history of games, written fast with direct SQL: for
-the 10,000-game test of the history and statistics pages
-(tests/test_history_scale.py) and the performance benchmark (bench/).
+"""A large, consistent history of games, written fast through the import's
+own write (service/transfer.py): for the 10,000-game test of the history and
+statistics pages (tests/test_history_scale.py) and the benchmarks (bench/).
 
 A few dozen games are played through the engine by a random but legal
-scorer; each stored game is one of them under new ids, names and times, with
-its whole log, its state snapshot and its summary rows, exactly as the app
-would have written them. Use:
+scorer and checked once by the import's check; each stored game is one of
+them under new ids, names and times, with its whole log, its state
+snapshot, its summary rows, its seats and ratings, written by the same code
+that writes an imported game. Use:
 
-    from scorekeeper.sample_history import build, fill
+    from scorekeeper.testing.sample_history import build, fill
     built = build("/tmp/big.sqlite3")  # a new store: the app's schema, 10,000 games
     built = fill(db, 10_000)  # or into an open store that has the app's schema
 """
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
 import sqlite_utils
@@ -21,9 +22,8 @@ import sqlite_utils
 from ..storage import db as stores
 from ..storage import migrations, store
 from .. import engine as rules
-from ..engine import tally
+from ..service import transfer
 from ..service.games import ID_ALPHABET, ID_LENGTH
-from ..service.summaries import name_key
 
 NAMES = ("Ali", "Karim", "Youssef", "Fatima", "Samira", "Omar", "Nadia", "Hassan", "Leila",
          "Rachid", "Zineb", "Mehdi", "Salma", "Amine", "Khadija", "Nous", "Eux", "Vous")
@@ -34,11 +34,9 @@ START = datetime(2025, 1, 3, 20, 0, tzinfo=timezone.utc)
 @dataclass(frozen=True, slots=True)
 class Template:
     setup: rules.Setup  # its sides are placeholders
-    events: list[str]  # as stored (JSON)
+    events: list[dict]  # as stored
     state: rules.State
-    counts: list[dict[str, int]]
-    rules_json: str
-    state_json: str
+    rules: dict  # the house rules, as stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +100,7 @@ def _play(setup: rules.Setup, rng: random.Random, length: int) -> Template:
                 continue
             events.append(event)
             break
-    final, counts = tally.replay_counts(setup, events)
-    return Template(setup, [store.dumps(rules.to_dict(e)) for e in events], final, counts,
-                    store.dumps(setup.rules.to_dict()), store.dumps(final.snapshot()))
+    return Template(setup, [rules.to_dict(e) for e in events], state, setup.rules.to_dict())
 
 
 def templates(seed: int = 4) -> list[Template]:
@@ -127,53 +123,68 @@ def _ids(rng: random.Random, count: int) -> list[str]:
     return sorted(ids, key=lambda _: rng.random())
 
 
+def _document(template: Template, game_id: str, names: tuple[str, ...], created: str,
+              times: list[str], deleted_at: str | None) -> dict:
+    """The export document of a template's game under its own id, names and times."""
+    state = template.state
+    return {
+        "id": game_id, "created_at": created, "updated_at": times[-1] if times else created,
+        "deleted_at": deleted_at, "sides": list(names), "players": template.setup.players,
+        "first_dealer": template.setup.first_dealer, "rules": template.rules,
+        "creation_key": None, "version": len(template.events),
+        "result": {"scores": list(state.scores), "finished": state.finished,
+                   "winner": state.winner, "hand": state.hand, "deal": state.deal},
+        "log": [{"seq": seq, "action": "event", "payload": event,
+                 "idempotency_key": None, "undone_by": None, "created_at": time}
+                for seq, (event, time) in enumerate(zip(template.events, times), 1)],
+        "seats": [[name] for name in names],
+    }
+
+
+def _checked(template: Template, checked: transfer.Checked, document: dict) -> transfer.Checked:
+    """`checked` (the template's game, checked once by the import's own
+    check) as the game of `document`: only its id, names and times differ,
+    which score nothing, so it needs no second replay."""
+    setup = replace(template.setup, sides=tuple(document["sides"]))
+    row = dict(checked.game_row, id=document["id"], created_at=document["created_at"],
+               updated_at=document["updated_at"], sides=store.dumps(document["sides"]))
+    times = [record["created_at"] for record in document["log"]]
+    rows = [(document["id"], seq, action, payload, key, undone_by, time)
+            for (_, seq, action, payload, key, undone_by, _), time in zip(checked.rows, times)]
+    return replace(checked, document=document, setup=setup, game_row=row, rows=rows,
+                   last_event_at=times[-1] if times else None,
+                   partners=[list(names) for names in document["seats"]])
+
+
 def fill(db: sqlite_utils.Database, count: int = 10_000, seed: int = 4,
          deleted_every: int = 50) -> list[BuiltGame]:
     """Store `count` games (one in `deleted_every` in the bin), oldest first,
-    each a day's few games apart; returns what was stored, for checking."""
+    each a day's few games apart, through the import's own write
+    (service/transfer.py); returns what was stored, for checking."""
     rng = random.Random(seed)
     made = templates(seed)
-    built, games, events, sides = [], [], [], []
+    checked_templates = [
+        transfer.check_game(_document(t, f"template{n:04d}", t.setup.sides, START.isoformat(),
+                                      [START.isoformat()] * len(t.events), None))
+        for n, t in enumerate(made)
+    ]
+    built, checked = [], []
     for number, game_id in enumerate(_ids(rng, count)):
         template = made[number % len(made)]
-        setup, state = template.setup, template.state
-        names = tuple(rng.sample(NAMES, setup.side_count))
+        state = template.state
+        names = tuple(rng.sample(NAMES, template.setup.side_count))
         start = START + timedelta(minutes=53 * number)
         created = start.isoformat(timespec="milliseconds")
         times = [(start + timedelta(seconds=20 * (i + 1))).isoformat(timespec="milliseconds")
                  for i in range(len(template.events))]
         updated = times[-1] if times else created
         deleted = (number % deleted_every == deleted_every - 1) if deleted_every else False
-        games.append((
-            game_id, created, updated, store.dumps(list(names)), setup.players,
-            setup.first_dealer, template.rules_json, len(template.events),
-            template.state_json, int(state.finished), state.winner,
-            tally.hands_played(state), state.events, times[-1] if times else None,
-            updated if deleted else None,
-        ))
-        events += [(game_id, seq, "event", event, None, time)
-                   for seq, (event, time) in enumerate(zip(template.events, times), 1)]
-        for side, (name, line) in enumerate(zip(names, tally.side_lines(state))):
-            counts = template.counts[side]
-            sides.append((game_id, side, name, name_key(name), line.score, int(line.won),
-                          line.margin, int(state.finished and not deleted),
-                          *(counts[k] for k in tally.COUNTS)))
+        document = _document(template, game_id, names, created, times,
+                             updated if deleted else None)
+        checked.append(_checked(template, checked_templates[number % len(made)], document))
         built.append(BuiltGame(game_id, created, names, state.scores, state.finished,
                                state.winner, deleted))
-    count_columns = ", ".join(tally.COUNTS)
-    with db.conn:
-        db.conn.executemany(
-            "INSERT INTO games (id, created_at, updated_at, sides, players, first_dealer, rules,"
-            " version, state, finished, winner, hands, event_count, last_event_at, deleted_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
-        db.conn.executemany(
-            "INSERT INTO events (game_id, seq, action, payload, idempotency_key, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)", events)
-        db.conn.executemany(
-            f"INSERT INTO game_sides (game_id, side, name, name_key, score, won, margin, counted,"
-            f" {count_columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-            f" {', '.join('?' * len(tally.COUNTS))})",
-            sides)
+    transfer.store_checked(db, checked)
     return built
 
 

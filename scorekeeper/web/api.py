@@ -71,7 +71,7 @@ def idempotency_key() -> str | None:
     return key
 
 
-def _known_game(game_id: str) -> None:
+def known_game(game_id: str) -> None:
     """404 comes before every other error, so look the game up first."""
     if not store.game_exists(get_db(), game_id):
         raise games.GameNotFound(N_("No game has this id."))
@@ -100,7 +100,7 @@ def get_game(game_id: str):
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str):
-    _known_game(game_id)
+    known_game(game_id)
     body = json_body()
     game, _ = games.record(get_db(), game_id, body, idempotency_key(), utc_now())
     return answer(game)
@@ -108,7 +108,7 @@ def post_event(game_id: str):
 
 @bp.post("/games/<game_id>/undo")
 def post_undo(game_id: str):
-    _known_game(game_id)
+    known_game(game_id)
     body = json_body()
     game, _ = games.undo(get_db(), game_id, body, idempotency_key(), utc_now())
     return answer(game)

@@ -7,11 +7,9 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, compress, describe, errors, forms, i18n, resume, rule_texts, security,
-    slim, startup,
+    access, api, assets, backup_cli, compress, db, errors, i18n, resume, security, slim, startup,
+    template_helpers,
 )
-from . import db
-from . import backup_cli
 from .app_request import Request
 from .app_response import Response
 from .secret import load_or_create_secret
@@ -65,14 +63,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)
     compress.init_app(app)  # gzip for the clients that accept it
     slim.init_app(app)  # after compress: the script and style sheet without comments, then gzip
-    describe.init_app(app)
-    forms.init_app(app)
-    rule_texts.init_app(app)
+    template_helpers.init_app(app)  # every template filter and global
     resume.init_app(app)
 
-    from .views import games, history, main, nights, players, settings, stats, transfer
+    from .views import games, history, main, nights, pairing, players, settings, stats, transfer
 
     app.register_blueprint(main.bp)
+    app.register_blueprint(pairing.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(history.bp)

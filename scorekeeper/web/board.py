@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .. import engine as rules
-from ..storage import store
-from ..service.games import Game
+from ..service.games import Game, standing_events
 from ..engine.errors import N_
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
 from ..engine.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
@@ -178,7 +177,7 @@ def build(
 ) -> Board:
     state = game.state
     setup = state.setup
-    events = [rules.recorded_event(e, setup) for _, e in store.standing_events(db, game.id)]
+    events = [rules.recorded_event(e, setup) for _, e in standing_events(db, game.id)]
     steps = timeline(setup, events)
     wins = to_win(state) if not state.finished else (None,) * setup.side_count
 

@@ -1,6 +1,5 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
-from flask import Flask
 from markupsafe import Markup
 from flask_babel import gettext as _
 
@@ -20,8 +19,29 @@ LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 CALLS = {1: N_("Bount"), 5: N_("Khamsa"), 10: N_("Âachra")}
 
 
+# Each kind of gain a side's summary counts (engine.tally.COUNTS), by name.
+GAIN_NAMES = {
+    "ronda": N_("Ronda"),
+    "double_ronda": N_("Double Ronda"),
+    "tringa": N_("Tringa"),
+    "missa": N_("Missa"),
+    "bount": N_("Hit of 1 (Bount)"),
+    "khamsa": N_("Hit of 5 (Khamsa)"),
+    "aachra": N_("Hit of 10 (Âachra)"),
+    "cards": N_("Card bonus"),
+    "adjust": N_("Correction or penalty"),
+    "hidden_ronda": N_("Hidden Ronda penalty"),
+    "dealer_last_trick": N_("Dealer's last trick"),
+}
+
+
+def gain_name(kind: str) -> str:
+    return _(GAIN_NAMES[kind])
+
+
 def kind_name(kind: str) -> str:
-    return {"ronda": _("Ronda"), "double_ronda": _("Double Ronda"), "tringa": _("Tringa")}[kind]
+    """An announcement's kind: Ronda, Double Ronda, Tringa."""
+    return gain_name(kind)
 
 
 def hit_call(value: int) -> str | None:
@@ -142,10 +162,3 @@ def predicted(choice) -> Markup:
     if not scores:
         return Markup("")
     return Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)
-
-
-def init_app(app: Flask) -> None:
-    for function in (kind_name, hit_call, rank_name, event_text, points_text, side_points,
-                     score_text, announcement_text, predicted, notes_text, to_win_text):
-        app.add_template_filter(function)
-    app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)

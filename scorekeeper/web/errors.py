@@ -11,8 +11,8 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from ..service.games import GameNotFound
-from ..engine.errors import N_, RuleViolation, ScoringError
+from ..engine.errors import N_, NotFound, RuleViolation, ScoringError
+from .describe import event_text
 
 HTTP_SENTENCES = {
     400: N_("The request is malformed."),
@@ -43,8 +43,13 @@ def error_answer(sentence: str, status: int, headers: dict | None = None):
     return page, status, headers or {}
 
 
+def sentence_of(error: ScoringError) -> str:
+    """A refusal's sentence in the page's language, its events in words."""
+    return error.sentence(gettext, event_text)
+
+
 def status_of(error: ScoringError) -> int:
-    if isinstance(error, GameNotFound):
+    if isinstance(error, NotFound):
         return 404
     if isinstance(error, RuleViolation):
         return 409
@@ -54,7 +59,7 @@ def status_of(error: ScoringError) -> int:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ScoringError)
     def scoring_error(error: ScoringError):
-        return error_answer(error.sentence(gettext), status_of(error))
+        return error_answer(sentence_of(error), status_of(error))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -85,7 +85,3 @@ def hidden_keys(form: FlaskForm) -> Markup:
     several forms, and ids must stay unique."""
     csrf = getattr(form, "csrf_token", None)  # absent when CSRF is off (tests)
     return Markup(csrf(id=False) if csrf else "") + Markup(form.token(id=False))
-
-
-def init_app(app) -> None:
-    app.jinja_env.globals["hidden_keys"] = hidden_keys

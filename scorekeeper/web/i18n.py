@@ -76,10 +76,10 @@ def remember_choice(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_language)
     app.after_request(remember_choice)
-    app.add_template_filter(join_list)
 
-    @app.context_processor
-    def language_context():
-        language = str(get_locale() or DEFAULT_LANGUAGE)
-        return {"language": language, "direction": text_direction(language),
-                "language_links": language_links, "plural_samples": plural_samples}
+
+def language_context() -> dict:
+    """What every page knows of its language (a context processor)."""
+    language = str(get_locale() or DEFAULT_LANGUAGE)
+    return {"language": language, "direction": text_direction(language),
+            "language_links": language_links, "plural_samples": plural_samples}

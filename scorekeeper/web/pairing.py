@@ -6,8 +6,8 @@ only shows a button: the code is spent by that button's POST, so a QR
 scanner or a link preview that fetches the address does not spend it.
 
 Codes live in the server's memory: a restart forgets them (`make run`
-prints a fresh one). A device already in shows a new one on /pair, for the
-next phone at the table.
+prints a fresh one). A device already in shows a new one on /pair (its page:
+views/pairing.py), for the next phone at the table.
 """
 
 import hmac
@@ -17,13 +17,11 @@ import time
 from collections import OrderedDict
 
 import segno
-from flask import Blueprint, current_app, render_template
+from flask import current_app
 
 CODE_SECONDS = 15 * 60
 MAX_CODES = 32  # codes not yet used; the oldest is forgotten first
 PREFIX = "/pair/"
-
-bp = Blueprint("pairing", __name__)
 
 
 class Codes:
@@ -87,18 +85,5 @@ def qr_code(url: str) -> tuple[str, int]:
             code.symbol_size(scale=6, border=3)[0])
 
 
-@bp.get("/pair")
-def show():
-    """The page where a device already in opens the table to the next one."""
-    from .access import network_base
-
-    base = network_base()
-    url = pairing_url(base, codes().new()) if base else None
-    qr, size = qr_code(url) if url else (None, 0)
-    return render_template("access/pair.html", url=url, qr=qr, size=size,
-                           minutes=CODE_SECONDS // 60), 200, {"Cache-Control": "no-store"}
-
-
 def init_app(app) -> None:
     app.extensions["scorekeeper.pairing"] = Codes()
-    app.register_blueprint(bp)

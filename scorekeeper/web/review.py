@@ -7,7 +7,7 @@ from typing import Any, Iterable
 
 from . import charts
 from .. import engine as rules
-from ..storage import store
+from ..engine.log import fold_corrections
 from ..engine.moves import Step, timeline
 
 STANDING, CORRECTED, REMOVED, UNDONE = "standing", "corrected", "removed", "undone"
@@ -72,7 +72,7 @@ def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State,
     with `page` (from 1), only that page's entries, PAGE_ENTRIES of them
     (NoSuchPage past the last)."""
     log = list(log)
-    effective = store.effective(
+    effective = fold_corrections(
         (r["seq"], r["action"], r["payload"]) for r in log if r["undone_by"] is None
     )
     standing = [(seq, rules.recorded_event(e, setup)) for seq, e in effective.items() if e]

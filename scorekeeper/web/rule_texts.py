@@ -160,12 +160,3 @@ def explain(rules: HouseRules) -> list[tuple[str, list[str]]]:
     if extras:
         sections.append((_("House rules"), extras))
     return sections
-
-
-def init_app(app) -> None:
-    app.add_template_filter(label, "rule_label")
-    app.add_template_filter(lambda value, key: value_text(key, value), "rule_value")
-    app.add_template_filter(summary, "rules_summary")
-    from ..engine import RULE_KEYS
-
-    app.jinja_env.globals["RULE_KEYS"] = RULE_KEYS

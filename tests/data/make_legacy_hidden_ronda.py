@@ -23,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from scorekeeper import create_app
+from scorekeeper import create_app  # noqa: E402
 
 GAMES = {
     "three": ({"sides": ["Ali", "Badr", "Chama"], "players": 3,

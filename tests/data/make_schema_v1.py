@@ -24,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from scorekeeper import create_app
+from scorekeeper import create_app  # noqa: E402
 
 STATE_KEYS = ("id", "sides", "players", "rules", "scores", "finished", "winner", "hand", "deal",
               "chain", "awaiting_reveal", "version")

@@ -18,6 +18,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
+from .. import review
 from ...service import games, nights, players, presets
 from .. import rule_texts
 from ...service.clock import utc_now
@@ -26,8 +27,9 @@ from ..db import get_db
 from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
 from ..rule_forms import fill, rule_field_list, with_rule_fields
 from ..rule_forms import values as rule_values
-from ..errors import status_of
+from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, ScoringError
+from .shared import load_game_or_404, no_such_page, review_context
 
 bp = Blueprint("games", __name__)
 
@@ -42,13 +44,6 @@ DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
 def _wants_board() -> bool:
     return request.headers.get("X-Board") == "1"
-
-
-def _load(game_id: str) -> games.Game:
-    try:
-        return games.load(get_db(), game_id)
-    except games.GameNotFound:
-        abort(404)
 
 
 INCOMPLETE_FORM = N_("This button's form is incomplete: reload the page and tap again.")
@@ -106,12 +101,20 @@ def render_board(
 
 @bp.get("/games/<game_id>")
 def show(game_id: str):
-    game = _load(game_id)
+    game = load_game_or_404(game_id)
     if game.state.finished and not _wants_board():
-        from .history import render_finished
-
-        return render_finished(game)
+        return render_finished(game)  # once over: the result, then the review
     return render_board(game)
+
+
+def render_finished(game: games.Game):
+    """A game that is over: its result (the board's), then its review."""
+    try:
+        context = review_context(game)
+    except review.NoSuchPage as error:
+        return no_such_page(error.pages)
+    return render_board(game, MultiDict(), template="history/finished.html", pages_of="games.show",
+                        **context)
 
 
 def _show(game_id: str, query: str):
@@ -119,7 +122,7 @@ def _show(game_id: str, query: str):
     page's script, with its address; else a redirect to it."""
     url = _url(game_id, query)
     if _wants_board():
-        response = render_board(_load(game_id), MultiDict(parse_qsl(query)))
+        response = render_board(load_game_or_404(game_id), MultiDict(parse_qsl(query)))
         response.headers["X-Board-URL"] = url
         return response
     return redirect(url, 303)
@@ -132,9 +135,9 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
     saying why; a done one closes the draft and the sheet it came from,
     unless it asks to `stay` on its sheet (a query too)."""
     if error is not None:
-        sentence = error.sentence(gettext)
+        sentence = sentence_of(error)
         if _wants_board():
-            return render_board(_load(game_id), MultiDict(parse_qsl(_safe(back))),
+            return render_board(load_game_or_404(game_id), MultiDict(parse_qsl(_safe(back))),
                                 error=sentence, status=status_of(error))
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
@@ -187,7 +190,7 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
 
 @bp.post("/games/<game_id>/play")
 def play(game_id: str):
-    game = _load(game_id)
+    game = load_game_or_404(game_id)
     form = PlayForm()
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
@@ -209,7 +212,7 @@ def play(game_id: str):
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    _load(game_id)
+    load_game_or_404(game_id)
     form = UndoForm()
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
@@ -226,7 +229,7 @@ def rematch(game_id: str):
     """The game's rematch (rules.rematch), started once: a second tap, or
     another phone's, leads to the same new game. A page navigation, also
     with the page's script, so the address is the new game's."""
-    _load(game_id)
+    load_game_or_404(game_id)
     form = PlayForm()
     if not form.validate():
         abort(400)
@@ -330,7 +333,7 @@ def new():
                 game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
         except ScoringError as error:
             if not form.first_dealer.errors:
-                form.form_errors.append(error.sentence(gettext))
+                form.form_errors.append(sentence_of(error))
         else:
             return redirect(url_for("games.show", game_id=game.id), 303)
     status = 400 if form.errors or form.form_errors else 200

@@ -5,10 +5,9 @@ correction's one-time token is its Idempotency-Key.
 """
 
 import re
-from datetime import datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import format_datetime, gettext, ngettext
+from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from ...service import games, history
@@ -16,63 +15,20 @@ from .. import review
 from ...storage import store
 from ...service.clock import utc_now
 from ..db import get_db
-from ..errors import error_answer, status_of
+from ..errors import sentence_of, status_of
 from ..forms import one_time_token
 from ..history_forms import ConfirmForm, CorrectForm
 from ...engine import RANKS, recorded_event, to_dict
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.events import KINDS, LAST_TRICK_OUTCOMES
-from ...engine.names import clean_name
-from ...engine.newgame import NAME_LENGTH
-from . import games as board_views
+from .shared import (
+    PAGE_NUMBER, confirm_form, load_game_or_404, name_filter, no_such_page, page_number,
+    review_context,
+)
 
 bp = Blueprint("history", __name__)
 
-PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
 INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
-
-
-@bp.app_template_filter("when")
-def when(stored: str | None) -> str:
-    """A stored UTC time, in the server's time zone (the table's: it runs at home)."""
-    if not stored:
-        return ""
-    moment = datetime.fromisoformat(stored).astimezone()
-    return format_datetime(moment, "EEE d MMM y, HH:mm", rebase=False)
-
-
-@bp.app_template_filter("duration")
-def duration(minutes: int) -> str:
-    if minutes < 60:
-        return gettext("%(minutes)s min", minutes=minutes)
-    return gettext("%(hours)s h %(minutes)02d", hours=minutes // 60, minutes=minutes % 60)
-
-
-def page_number(args: MultiDict) -> int:
-    """?page=, from 1; anything else is a 400 with a sentence."""
-    value = args.get("page", "1")
-    if not PAGE_NUMBER.fullmatch(value):
-        raise InvalidInput(N_("The page number must be a whole number from 1."))
-    return int(value)
-
-
-def name_filter(args: MultiDict, field: str = "name") -> str | None:
-    value = clean_name(args.get(field, ""))
-    if len(value) > NAME_LENGTH:
-        raise InvalidInput(N_("A name has at most %(length)s characters."), length=NAME_LENGTH)
-    return value or None
-
-
-def no_such_page(pages: int):
-    return error_answer(
-        gettext("There is no such page: the list has %(pages)s.", pages=pages), 404)
-
-
-def _load(game_id: str) -> games.Game:
-    try:
-        return games.load(get_db(), game_id)
-    except games.GameNotFound:
-        abort(404)
 
 
 # -- the list and the bin ---------------------------------------------------------------------
@@ -112,12 +68,8 @@ def show_bin():
         page = history.games_page(get_db(), page_number(request.args), binned=True)
     except history.NoSuchPage as error:
         return no_such_page(error.pages)
-    return render_template("history/bin.html", page=page, form=_confirm_form(),
+    return render_template("history/bin.html", page=page, form=confirm_form(),
                            binned=True)
-
-
-def _confirm_form() -> ConfirmForm:
-    return ConfirmForm(formdata=None, token=one_time_token())
 
 
 @bp.route("/games/bin/empty", methods=["GET", "POST"])
@@ -131,7 +83,7 @@ def empty_bin():
                        "The bin is empty: %(num)s games deleted for good.", count))
         return redirect(url_for("history.show_bin"), 303)
     page = history.games_page(db, binned=True)
-    return render_template("history/empty.html", count=page.count, form=_confirm_form())
+    return render_template("history/empty.html", count=page.count, form=confirm_form())
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
@@ -148,7 +100,7 @@ def delete(game_id: str):
         return redirect(url_for("history.index"), 303)
     if line.deleted_at is not None:
         return redirect(url_for("history.show_bin"), 303)
-    return render_template("history/delete.html", line=line, form=_confirm_form())
+    return render_template("history/delete.html", line=line, form=confirm_form())
 
 
 @bp.post("/games/<game_id>/restore")
@@ -165,35 +117,15 @@ def restore(game_id: str):
 
 # -- a game's review ---------------------------------------------------------------------------
 
-def _review_context(game: games.Game) -> dict:
-    db = get_db()
-    return {
-        "review": review.build(game.setup, store.log(db, game.id), game.state,
-                               page_number(request.args)),
-        "line": history.game_line(db, game.id),
-        "restore_form": _confirm_form(),
-    }
-
-
 @bp.get("/games/<game_id>/review")
 def show_review(game_id: str):
-    game = _load(game_id)
+    game = load_game_or_404(game_id)
     try:
-        context = _review_context(game)
+        context = review_context(game)
     except review.NoSuchPage as error:
         return no_such_page(error.pages)
     return render_template("history/review.html", game=game, pages_of="history.show_review",
                            **context)
-
-
-def render_finished(game: games.Game):
-    """A game that is over: its result (the board's), then its review."""
-    try:
-        context = _review_context(game)
-    except review.NoSuchPage as error:
-        return no_such_page(error.pages)
-    return board_views.render_board(game, MultiDict(), template="history/finished.html",
-                                    pages_of="games.show", **context)
 
 
 def _review_url(game: games.Game) -> str:
@@ -277,7 +209,7 @@ def _correction_page(game: games.Game, found: review.Review, entry: review.Entry
 
 @bp.route("/games/<game_id>/events/<int:seq>/correct", methods=["GET", "POST"])
 def correct(game_id: str, seq: int):
-    game = _load(game_id)
+    game = load_game_or_404(game_id)
     found, entry = _entry(game, seq)
     here = url_for("history.correct", game_id=game_id, seq=seq)
     if request.method == "GET":
@@ -304,7 +236,7 @@ def correct(game_id: str, seq: int):
     except ScoringError as error:
         values = event if event is not None else to_dict(entry.event)
         ends_earlier = action if isinstance(error, games.EndsEarlier) else None
-        return _correction_page(game, found, entry, values, error.sentence(gettext),
+        return _correction_page(game, found, entry, values, sentence_of(error),
                                 ends_earlier, status_of(error))
     flash(gettext("Corrected: the score is now %(score)s.",
                   score=" – ".join(str(s) for s in game.state.scores)))

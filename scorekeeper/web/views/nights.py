@@ -12,6 +12,7 @@ from wtforms.fields.choices import SelectChoice
 
 from ...service import nights, presets
 from ...service.clock import utc_now
+from ..errors import sentence_of
 from ..db import get_db
 from ..forms import one_time_token
 from ..night_forms import NightForm, RoundForm, ScreenForm
@@ -62,7 +63,7 @@ def new():
         try:
             night = nights.create(db, data, utc_now(), available)
         except ScoringError as error:
-            form.form_errors.append(error.sentence(gettext))
+            form.form_errors.append(sentence_of(error))
         else:
             return redirect(url_for("nights.show", night_id=night.id), 303)
     status = 400 if form.errors or form.form_errors else 200
@@ -102,7 +103,7 @@ def next_round(night_id: str):
                                          f"round:{form.token.data}", utc_now(),
                                          presets.all_presets(db))
         except ScoringError as error:
-            flash(error.sentence(gettext), "error")
+            flash(sentence_of(error), "error")
         else:
             flash(gettext("Round %(number)s: its tables are open.", number=form.round.data))
             if len(started) == 1:
@@ -173,38 +174,3 @@ def screen_data(night_id: str):
     })
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.app_template_global("tie_margins")
-def tie_margins(tie: nights.Tie) -> str:
-    return names_list([f"{label} {signed_whole(m)}" for label, m in zip(tie.labels, tie.margins)])
-
-
-@bp.app_template_filter("signed_whole")
-def signed_whole(number: int) -> str:
-    """A margin in points: +12, −5, 0 (a real minus sign)."""
-    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
-
-
-@bp.app_template_filter("names_list")
-def names_list(names: list[str]) -> str:
-    """Names joined as the language writes a list (Arabic: «، »)."""
-    from flask_babel import get_locale
-
-    return ("، " if str(get_locale()) == "ar" else ", ").join(names)
-
-
-@bp.app_template_filter("day")
-def day(value: str) -> str:
-    """A stored day (YYYY-MM-DD) in the page's language."""
-    from flask_babel import format_date
-
-    return format_date(date.fromisoformat(value), "EEE d MMM y")
-
-
-@bp.app_template_global("qr_data_uri")
-def qr_data_uri(url: str) -> str:
-    """A QR code of `url` as an inline SVG image, for a TV's browser to be pointed at."""
-    import segno
-
-    return segno.make(url, error="m").svg_data_uri(scale=4, border=2)

@@ -10,12 +10,12 @@ from ...service import person_stats, players, ratings
 from ...engine import tally
 from ...service.clock import utc_now
 from ...storage.db import write_transaction
+from ..errors import sentence_of
 from ..db import get_db
 from ..forms import one_time_token
 from ..history_forms import ConfirmForm, MergeForm, PlayerForm
 from ...engine.errors import N_, ScoringError
-from .history import no_such_page, page_number
-from .stats import gains_bars
+from .shared import gains_bars, no_such_page, page_number
 
 bp = Blueprint("players", __name__)
 
@@ -103,7 +103,7 @@ def edit(player_id: int):
             with write_transaction(db):
                 players.rename(db, entry.id, form.name.data, form.nickname.data, utc_now())
         except ScoringError as error:
-            form.form_errors.append(error.sentence(gettext))
+            form.form_errors.append(sentence_of(error))
         else:
             flash(gettext("Saved: every game of this player follows the new name."))
             return redirect(url_for("players.show", player_id=entry.person), 303)
@@ -125,7 +125,7 @@ def merge(player_id: int):
             with write_transaction(db):
                 players.merge(db, source.id, form.into.data, utc_now())
         except ScoringError as error:
-            flash(error.sentence(gettext), "error")
+            flash(sentence_of(error), "error")
             return redirect(url_for("players.show", player_id=source.person), 303)
         flash(gettext("Merged: %(name)s's games now count for %(other)s. This can be undone "
                       "on %(other)s's page.", name=source.name,
@@ -153,7 +153,7 @@ def unmerge(player_id: int):
         with write_transaction(db):
             players.unmerge(db, entry.id, utc_now())
     except ScoringError as error:
-        flash(error.sentence(gettext), "error")
+        flash(sentence_of(error), "error")
     else:
         flash(gettext("%(name)s is a player of their own again.", name=entry.name))
     return redirect(url_for("players.show", player_id=person), 303)

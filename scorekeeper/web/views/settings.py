@@ -10,6 +10,7 @@ from ...service import presets
 from .. import rule_texts
 from ... import engine as rules
 from ...service.clock import utc_now
+from ..errors import sentence_of
 from ..db import get_db
 from ..rule_forms import PresetForm, fill, rule_field_list, values
 from ...engine.errors import ScoringError
@@ -37,7 +38,7 @@ def choose_default():
     try:
         presets.set_default(get_db(), request.form.get("preset", ""))
     except ScoringError as error:
-        flash(error.sentence(gettext), "error")
+        flash(sentence_of(error), "error")
     else:
         flash(gettext("New games now start with this preset."), "info")
     return redirect(url_for("settings.index"), 303)
@@ -49,7 +50,7 @@ def _edit(form, preset_id: str | None, status_ok: int = 200):
         try:
             presets.save(get_db(), form.name.data, values(form), utc_now(), preset_id)
         except ScoringError as error:
-            form.name.errors = [*form.name.errors, error.sentence(gettext)]
+            form.name.errors = [*form.name.errors, sentence_of(error)]
         else:
             flash(gettext("Preset saved."), "info")
             return redirect(url_for("settings.index"), 303)

@@ -22,15 +22,16 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ...service import games, transfer
 from ...storage import store
-from ..api import _known_game, answer, idempotency_key, json_body, parse_json
+from ..api import answer, idempotency_key, json_body, known_game, parse_json
 from ...service.clock import utc_now
 from ..db import get_db
 from ..describe import event_text
-from ..errors import error_answer
+from ..errors import error_answer, sentence_of
 from ..history_forms import ImportForm
 from ...engine import recorded_event
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.moves import points_of, timeline
+from .shared import load_game_or_404
 
 bp = Blueprint("transfer", __name__)
 api_bp = Blueprint("transfer_api", __name__, url_prefix="/api")
@@ -85,12 +86,9 @@ def _cell(text: str) -> str:
 def export_csv(game_id: str):
     """One row per standing event (as corrected), with what it gave and the running score."""
     db = get_db()
-    try:
-        game = games.load(db, game_id)
-    except games.GameNotFound:
-        abort(404)
+    game = load_game_or_404(game_id)
     setup = game.setup
-    standing = store.standing_events(db, game_id)
+    standing = games.standing_events(db, game_id)
     times = {r["seq"]: r["created_at"] for r in store.log(db, game_id)}
     events = [recorded_event(e, setup) for _, e in standing]
     out = io.StringIO()
@@ -160,7 +158,7 @@ def api_import():
 @api_bp.post("/games/<game_id>/corrections")
 def api_correct(game_id: str):
     """{"seq": n, "event": {...} or null, "expected_version": v}: the game's new state."""
-    _known_game(game_id)
+    known_game(game_id)
     game, _ = games.correct(get_db(), game_id, json_body(), idempotency_key(), utc_now())
     return answer(game)
 
@@ -187,7 +185,7 @@ def import_page():
         flash(gettext(IMPORT_RUNNING), "error")
         return redirect(url_for("transfer.import_page"), 303)
     except ScoringError as error:
-        flash(error.sentence(gettext), "error")
+        flash(sentence_of(error), "error")
         return redirect(url_for("transfer.import_page"), 303)
     said = ngettext("%(num)s game imported.", "%(num)s games imported.", len(imported))
     if skipped:
