@@ -156,3 +156,15 @@ def test_storage_service_and_testing_bring_in_no_web_framework():
     loaded = libraries_loaded_by(("storage", "service", "testing"))
     assert "sqlite_utils" in loaded  # the probe sees what they do load
     assert loaded & WEB_LIBRARIES == set()
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in tests/support, fixtures in the conftest files."""
+    tests = ROOT / "tests"
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                leaf = name.split(".")[-1]
+                assert not leaf.startswith("test_") and leaf != "conftest", (path, name)

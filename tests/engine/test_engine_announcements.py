@@ -3,7 +3,7 @@ rules for `announce` and `reveal`."""
 
 import pytest
 
-from engine_helpers import (
+from support.engine import (
     A, B, C, adjust, announce, chain, chain_end, double_ronda, end_hand, game, gains, hit,
     invalid, missa, next_deal, play, refused, reveal, ronda, scores_after, tringa,
 )

@@ -6,7 +6,7 @@ taken. The board decides none of it."""
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from engine_helpers import (
+from support.engine import (
     A, B, C, adjust, announce, end_hand, game, hit, missa, next_deals, play, ronda, tringa,
 )
 from scorekeeper.engine import parse_event, rematch

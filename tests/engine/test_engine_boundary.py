@@ -1,50 +1,16 @@
-"""The engine's edges: what it imports, the input it refuses as malformed
-(InvalidInput, a 400, whatever the game's state), and the plain forms it
-stores (events' `to_dict`, states' `snapshot`)."""
+"""The engine's edges: the input it refuses as malformed (InvalidInput, a
+400, whatever the game's state), and the plain forms it stores (events'
+`to_dict`, states' `snapshot`). What it imports: tests/test_layers.py."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from engine_helpers import (
+from support.engine import (
     A, B, adjust, announce, end_hand, game, hit, invalid, missa, next_deal, play, refused,
     reveal, ronda, setup, tringa,
 )
 from scorekeeper.engine import InvalidInput, State, parse_event, parse_new_game, rules_from_spec, to_dict
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-# A fresh interpreter imports the module as any caller would (the package's
-# __init__ included) and says which of the web's and the database's modules
-# came with it.
-IMPORT_PROBE = """
-import sys
-__import__(sys.argv[1])
-print(" ".join(m for m in ("flask", "werkzeug", "sqlite3", "sqlite_utils") if m in sys.modules))
-"""
-
-
-def modules_imported_by(module: str) -> set[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", IMPORT_PROBE, module],
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stderr
-    return set(result.stdout.split())
-
-
-def test_the_engine_imports_nothing_of_the_web_or_the_database():
-    assert modules_imported_by("scorekeeper.engine") == set()
-
-
-def test_the_import_probe_sees_the_store_import_sqlite():
-    # The probe itself can fail: the store module does pull the database in.
-    assert {"sqlite3", "sqlite_utils"} <= modules_imported_by("scorekeeper.storage.store")
-
 
 # -- events: malformed input is a 400 whatever the state ---------------------------------
 

@@ -3,7 +3,7 @@ with the API's state-machine rules for `hit`, `chain_end` and `missa`."""
 
 import pytest
 
-from engine_helpers import (
+from support.engine import (
     A, B, C, adjust, announce, chain, chain_end, end_hand, game, gains, hit, missa, next_deal,
     next_deals, play, refused, reveal, ronda, scores_after,
 )

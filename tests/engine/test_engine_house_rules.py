@@ -3,7 +3,7 @@ says. The presets are checked against the §7 table column by column."""
 
 import pytest
 
-from engine_helpers import (
+from support.engine import (
     A, B, C, adjust, announce, chain, chain_end, dealer_last_trick, double_ronda, end_hand,
     game, gains, hidden_ronda, hit, invalid, missa, next_deal, next_deals, play, refused,
     reveal, ronda, scores_after, setup, tringa,

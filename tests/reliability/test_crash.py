@@ -25,7 +25,7 @@ from scorekeeper.service import games
 from scorekeeper import engine as rules
 from scorekeeper.engine.errors import ScoringError
 
-from live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer
 
 MIN_KILLS = 20  # kills while the server was answering the client
 MIN_STEPS = 500  # acknowledged events and undos, over all games

@@ -13,7 +13,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMPILED = (".so", ".pyd", ".dylib")
 # The compiled modules that a runtime dependency's wheel may hold, each
 # optional: without it the package runs its pure-Python code (and its sdist

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer
 
 STRANGER = "127.0.0.2"
 HEADER_SECONDS = 2

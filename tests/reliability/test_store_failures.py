@@ -17,8 +17,8 @@ from scorekeeper.service.clock import utc_now
 from scorekeeper.storage.db import connect
 from scorekeeper.web.db import get_db
 
-from live_server import LiveServer
-from testing_routes import add_testing_routes
+from scorekeeper.testing.live_server import LiveServer
+from support.testing_routes import add_testing_routes
 
 
 def make_app(database, **config):

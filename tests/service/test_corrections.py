@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from page_forms import find_button, forms_of, press, submit
+from support.page_forms import find_button, forms_of, press, submit
 
 HIT_1 = {"type": "hit", "side": 0, "value": 1}
 HIT_5 = {"type": "hit", "side": 1, "value": 5}
@@ -171,12 +171,6 @@ def test_a_correction_can_finish_a_game_and_another_reopen_it(api):
 
 
 # -- through the review's forms (a browser without JavaScript, CSRF on) ---------------------------
-
-@pytest.fixture
-def french(client):
-    client.set_cookie("lang", "fr")
-    return client
-
 
 def test_the_review_offers_to_correct_every_standing_event(french, api):
     game_id = played(api, HIT_1, HIT_5, MISSA)

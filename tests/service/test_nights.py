@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from page_forms import forms_of, press, submit
+from support.page_forms import forms_of, press, submit
 from scorekeeper import create_app
 from scorekeeper.service import nights
 

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from page_forms import forms_of, press, submit
+from support.page_forms import forms_of, press, submit
 from scorekeeper.storage import db as stores
 from scorekeeper.storage import migrations
 from scorekeeper.service import players

@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from page_forms import press
+from support.page_forms import press
+from support.paths import FIRST_SCHEMA
 from scorekeeper.storage import db as stores
 from scorekeeper.service import players, ratings
 from scorekeeper.storage.db import write_transaction
@@ -156,14 +157,12 @@ def test_an_import_rates_the_imported_games(api, client, app, tmp_path):
 
 
 def test_an_upgraded_store_gets_its_ratings_at_start(tmp_path):
-    from test_upgrade import FIXTURE  # the first schema's store
-
     import shutil
 
     from scorekeeper import create_app
 
     path = tmp_path / "store.sqlite3"
-    shutil.copyfile(FIXTURE, path)
+    shutil.copyfile(FIRST_SCHEMA, path)
     create_app({"TESTING": True, "DATABASE": str(path)})
     with sqlite3.connect(path) as conn:
         finished = conn.execute("SELECT count(*) FROM games WHERE finished = 1").fetchone()[0]

@@ -12,47 +12,14 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app, engine as rules
-from scorekeeper.service import games, summaries
+from scorekeeper.service import games
 from scorekeeper.storage import store
 from scorekeeper.engine import tally
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.sample_history import _candidates
+from support.summaries import replayed_summary, stored_summary
 
-DATA = Path(__file__).parent / "data"
-
-
-def stored_summary(db, game_id):
-    game = db.execute(
-        "SELECT finished, winner, hands, event_count, last_event_at FROM games WHERE id = ?",
-        [game_id]).fetchone()
-    columns = ", ".join(("name", "name_key", "score", "won", "margin", "counted") + tally.COUNTS)
-    sides = db.execute(f"SELECT {columns} FROM game_sides WHERE game_id = ? ORDER BY side",
-                       [game_id]).fetchall()
-    return game, sides
-
-
-def replayed_summary(db, game_id):
-    """The summary computed from scratch: the standing events replayed."""
-    game = games.load(db, game_id)
-    standing = games.standing_events(db, game_id)
-    state, counts = tally.replay_counts(
-        game.setup, [rules.parse_event(e, game.setup) for _, e in standing])
-    last = summaries.event_time(db, game_id, standing[-1][0]) if standing else None
-    deleted = db.execute("SELECT deleted_at FROM games WHERE id = ?", [game_id]).fetchone()[0]
-    head = (int(state.finished), state.winner, tally.hands_played(state), state.events, last)
-    sides = [
-        (name, name.casefold(), line.score, int(line.won), line.margin,
-         int(state.finished and deleted is None), *(counts[side][k] for k in tally.COUNTS))
-        for side, (name, line) in enumerate(zip(game.setup.sides, tally.side_lines(state)))
-    ]
-    return head, sides
-
-
-@pytest.fixture
-def db(app):
-    connection = connect(app.config["DATABASE"])
-    yield connection
-    connection.close()
+DATA = Path(__file__).parents[1] / "data"
 
 
 def test_a_new_game_has_one_row_per_side_with_nothing_scored(api, db):

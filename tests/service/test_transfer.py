@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from page_forms import forms_of, submit
+from support.page_forms import forms_of, submit
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
 from scorekeeper.web.views import transfer as transfer_views

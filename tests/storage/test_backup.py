@@ -14,8 +14,8 @@ from scorekeeper.storage import backup, migrations
 from scorekeeper.web import backup_cli
 from scorekeeper import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
-FIRST_SCHEMA = Path(__file__).parent / "data" / "schema_v1.sqlite3"
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_SCHEMA = Path(__file__).parents[1] / "data" / "schema_v1.sqlite3"
 
 
 @pytest.fixture
@@ -246,7 +246,7 @@ def test_a_restore_is_refused_while_a_server_runs_on_the_store(folder):
     import json
     import urllib.request
 
-    from live_server import LiveServer
+    from scorekeeper.testing.live_server import LiveServer
 
     database = folder / "served.sqlite3"
     env = dict(os.environ, FLASK_DATABASE=str(database),

@@ -18,7 +18,7 @@ from scorekeeper import create_app
 from scorekeeper.storage import db
 from scorekeeper.service import games
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 EXPECTED = json.loads((DATA / "legacy_hidden_ronda.expected.json").read_text())
 THREE, TWO = EXPECTED["three"], EXPECTED["two"]
 

@@ -19,7 +19,7 @@ from scorekeeper.engine import tally
 from scorekeeper.storage import db, migrations
 from scorekeeper.service import games
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 FIXTURE = DATA / "schema_v1.sqlite3"
 EXPECTED = json.loads((DATA / "schema_v1.expected.json").read_text())
 

@@ -1,8 +1,44 @@
-"""A scorer's gestures on the scoreboard, for the browser tests."""
+"""A scorer's gestures on the scoreboard, and the phones that make them
+(a context of the one Chromium configuration), for the browser tests."""
 
 import time
 
 from playwright.sync_api import Page, expect
+
+from scorekeeper.testing.chromium import PHONE, TABLE_HOST
+from scorekeeper.web import access
+
+# A server that phones reach as TABLE_HOST: it lets that name in, with known keys.
+TABLE_KEY, TABLE_SECRET = "tablekey2345", "a secret for the table tests only"
+TABLE_ENV = {"FLASK_ALLOWED_HOSTS": TABLE_HOST, "FLASK_ACCESS_KEY": TABLE_KEY,
+             "FLASK_SECRET_KEY": TABLE_SECRET}
+
+
+def context_for(browser, server, **options):
+    """A phone's browser context on `server` (PHONE, then `options`)."""
+    settings = dict(PHONE, base_url=server.url)
+    settings.update(options)
+    return browser.new_context(**settings)
+
+
+def table_url(server) -> str:
+    return f"http://{TABLE_HOST}:{server.port}"
+
+
+def let_in(context, server) -> None:
+    """Give a phone the table's access cookie, as a pairing code or the typed
+    key does (scorekeeper/web/access.py). The one place that knows how a phone gets in."""
+    context.add_cookies([{
+        "name": access.COOKIE, "value": access.cookie_value(TABLE_KEY, TABLE_SECRET),
+        "url": table_url(server), "httpOnly": True, "sameSite": "Lax",
+    }])
+
+
+def table_phone(browser, server, **options):
+    """A phone at the table: the server's address on the local network, let in."""
+    context = context_for(browser, server, base_url=table_url(server), **options)
+    let_in(context, server)
+    return context
 
 
 def version(page: Page) -> str:

@@ -1,36 +1,8 @@
 """The scoreboard through the test client, as a browser without JavaScript
 uses it: every action a form POST answered by a redirect (CSRF on)."""
 
-import re
-
-import pytest
-
-from page_forms import find_button, forms_of, press, submit
-
-
-@pytest.fixture
-def french(client):
-    client.set_cookie("lang", "fr")
-    return client
-
-
-def start_game(client, players="2", names=("Nous", "Eux", ""), preset="appli", dealer="0"):
-    # Choosing a preset reloads the form with its rules, as the page does.
-    html = client.get(f"/games/new?preset={preset}").get_data(as_text=True)
-    form = forms_of(html)[0]
-    extra = {"players": players, "name0": names[0], "name1": names[1], "name2": names[2],
-             "first_dealer": dealer}
-    response = submit(client, form, extra=extra)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.headers["Location"]
-
-
-def api_state(client, board_url):
-    return client.get("/api" + board_url).get_json()
-
-
-def text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+from support.page_forms import find_button, forms_of, press, submit
+from support.pages import api_state, start_game, text
 
 
 def test_home_offers_a_new_game_and_then_resumes_the_running_one(french):

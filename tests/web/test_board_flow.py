@@ -6,16 +6,8 @@ side needs to win, the rematch, and the board's words."""
 import html
 import re
 
-import pytest
-
-from page_forms import find_button, forms_of, press, submit
-from test_board import api_state, start_game, text
-
-
-@pytest.fixture
-def french(client):
-    client.set_cookie("lang", "fr")
-    return client
+from support.page_forms import find_button, forms_of, press, submit
+from support.pages import api_state, start_game, text
 
 
 def api(client, board, event):

@@ -28,7 +28,7 @@ from scorekeeper import create_app
 from scorekeeper.service import games
 from scorekeeper.storage.db import connect
 
-from test_security import check_security_headers
+from support.headers import check_security_headers
 
 MAX_BODY = 64 * 1024
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND"]

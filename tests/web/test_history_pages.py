@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from page_forms import forms_of, press, submit
+from support.page_forms import forms_of, press, submit
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.sample_history import fill
 
@@ -16,12 +16,6 @@ def text(html):
     """A page's words; without the marks that isolate numbers for right to left."""
     words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
     return " ".join(words.split())
-
-
-@pytest.fixture
-def french(client):
-    client.set_cookie("lang", "fr")
-    return client
 
 
 @pytest.fixture

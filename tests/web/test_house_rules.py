@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from page_forms import forms_of, press, submit
-from test_scenarios import run_scenario
+from support.page_forms import forms_of, press, submit
+from support.scenarios import run_scenario
 
-EXTRA = sorted((Path(__file__).parent / "scenarios_extra").glob("*.json"))
+EXTRA = sorted((Path(__file__).parents[1] / "scenarios_extra").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", EXTRA, ids=[p.stem for p in EXTRA])
@@ -22,12 +22,6 @@ def test_there_is_a_whole_game_for_each_built_in_preset():
     from scorekeeper.engine import BUILT_IN_PRESETS
 
     assert {p.stem.split("-")[0] for p in EXTRA} >= set(BUILT_IN_PRESETS)
-
-
-@pytest.fixture
-def french(client):
-    client.set_cookie("lang", "fr")
-    return client
 
 
 def page_text(response):

@@ -15,11 +15,11 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from page_forms import forms_of, submit
+from support.page_forms import forms_of, submit
 from scorekeeper import create_app
 from scorekeeper.web.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
 # The keywords of the README's extract command: -k N_ -k _l -k lazy_gettext.
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_l": None, "lazy_gettext": None}

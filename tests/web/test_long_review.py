@@ -10,7 +10,7 @@ import pytest
 from scorekeeper.web import charts, review
 from scorekeeper import create_app
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.long_review import long_game  # noqa: E402  the benchmark's own game
 
 

@@ -14,7 +14,7 @@ import pytest
 from scorekeeper.web import access, secret
 from scorekeeper import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _app(tmp_path, **config):

@@ -11,28 +11,10 @@ from scorekeeper import create_app
 from scorekeeper.web import security
 from scorekeeper.web.secret import load_or_create_secret
 
-from testing_routes import add_testing_routes
+from support.headers import check_security_headers
+from support.testing_routes import add_testing_routes
 
-PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
-
-
-def check_security_headers(response) -> None:
-    """The headers every response must carry; used by the fuzz tests too."""
-    policy = response.headers.get("Content-Security-Policy", "")
-    directives = dict(
-        (part.split()[0], part.split()[1:]) for part in policy.split(";") if part.strip()
-    )
-    assert directives["default-src"] == ["'self'"], policy
-    assert directives["script-src"] == ["'self'"], policy
-    assert directives["style-src"] == ["'self'"], policy
-    assert directives["frame-ancestors"] == ["'none'"], policy
-    assert directives["base-uri"] == ["'none'"], policy
-    assert directives["form-action"] == ["'self'"], policy
-    sources = [source for values in directives.values() for source in values]
-    # Nothing inline, nothing evaluated, nothing from another site.
-    assert all(source in ("'self'", "'none'", "data:") for source in sources), policy
-    assert response.headers.get("X-Content-Type-Options") == "nosniff"
-    assert response.headers.get("Referrer-Policy") in ("same-origin", "no-referrer")
+PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 
 
 @pytest.fixture

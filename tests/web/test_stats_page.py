@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from page_forms import press
+from support.page_forms import press
 
 
 def text(html):
@@ -27,12 +27,6 @@ def played(api, sides, *events):
     for event in events:
         assert api.event(game_id, **event).status_code == 200, event
     return game_id
-
-
-@pytest.fixture
-def french(client):
-    client.set_cookie("lang", "fr")
-    return client
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 @pytest.mark.parametrize("sheet", sorted(p.name for p in STATIC.glob("*.css")))

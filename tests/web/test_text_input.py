@@ -8,10 +8,10 @@ import json
 import pytest
 from flask import flash, redirect
 
-from page_forms import forms_of
+from support.page_forms import forms_of
 from scorekeeper import create_app
 from scorekeeper.engine.names import clean_name
-from test_security import check_security_headers
+from support.headers import check_security_headers
 
 
 # -- names (item 13) ---------------------------------------------------------------------------
