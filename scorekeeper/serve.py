@@ -1,8 +1,8 @@
 """`make run`: serve the app on this machine and on the local network, and
 say where to find it: an address, and a QR code that opens the app on a
-phone once (a pairing code, scorekeeper/pairing.py), with the access key for
+phone once (a pairing code, scorekeeper/web/pairing.py), with the access key for
 a phone that cannot scan. The server is waitress, hardened against a
-stranger on the same network (scorekeeper/server.py)."""
+stranger on the same network (scorekeeper/web/server.py)."""
 
 import os
 import socket

@@ -218,7 +218,7 @@ def players_and_seats(db: sqlite_utils.Database) -> None:
 
 @migrations(name="0005_ratings")
 def ratings(db: sqlite_utils.Database) -> None:
-    """The ratings (scorekeeper/ratings.py), derived from the finished games:
+    """The ratings (scorekeeper/service/ratings.py), derived from the finished games:
     which games are rated and in what order (the time each was first over),
     each person's rating after each game, and the latest. Frozen: the
     ratings themselves are left to the service, which rebuilds them at the
@@ -245,7 +245,7 @@ def ratings(db: sqlite_utils.Database) -> None:
 
 @migrations(name="0006_club_nights")
 def club_nights(db: sqlite_utils.Database) -> None:
-    """A club's evening (scorekeeper/nights.py): its entrants for the round
+    """A club's evening (scorekeeper/service/nights.py): its entrants for the round
     robin, and its tables, each one game."""
     db["nights"].create(
         {"id": str, "name": str, "date": str, "preset": str,

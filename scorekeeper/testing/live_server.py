@@ -36,10 +36,9 @@ class LiveServer:
         self.log = log or folder / f"server-{self.port}.log"
         self.root = root
         self.command = [part.format(port=self.port) for part in (command or SERVE)]
-        self.env = dict(
-            os.environ, HOST="127.0.0.1", PORT=str(self.port), FLASK_DATABASE=str(database),
-            FLASK_BACKUP_DIR=str(folder / "backups"), **env,
-        )
+        self.env = dict(os.environ, HOST="127.0.0.1", PORT=str(self.port),
+                        FLASK_DATABASE=str(database), FLASK_BACKUP_DIR=str(folder / "backups"))
+        self.env.update(env)
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:

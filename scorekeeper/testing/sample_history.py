@@ -1,6 +1,6 @@
 """A large, consistent history of games, written fast through the import's
 own write (service/transfer.py): for the 10,000-game test of the history and
-statistics pages (tests/test_history_scale.py) and the benchmarks (bench/).
+statistics pages (tests/web/test_history_scale.py) and the benchmarks (bench/).
 
 A few dozen games are played through the engine by a random but legal
 scorer and checked once by the import's check; each stored game is one of

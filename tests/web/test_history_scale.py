@@ -1,7 +1,7 @@
 """With 10,000 games stored, /games and /stats give the right answers, and
 fast: per-game summaries kept at write time, aggregated by SQL with indexes.
 
-The games are written straight to the store by scorekeeper.sample_history
+The games are written straight to the store by scorekeeper.testing.sample_history
 (the same builder the benchmark uses); what it reports having written is
 what the pages are checked against."""
 

@@ -1,1 +1,1 @@
-"""The HTML pages: thin blueprints over games.py and the engine."""
+"""The HTML pages: thin blueprints over the service layer and the engine."""
