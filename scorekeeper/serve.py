@@ -10,10 +10,11 @@ import sys
 
 import segno
 
-from .web import access, pairing, server
 from . import create_app
-from .web.secret import SecretError
 from .storage.lock import StoreInUse, serving_lock
+from .web import access, pairing, server
+from .web.catalogs import CatalogError
+from .web.secret import SecretError
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 # Browsers grant what makes the board a phone app (the Wake Lock API,
@@ -53,7 +54,7 @@ def main() -> None:
     port = int(os.environ.get("PORT", "5000"))
     try:
         app = create_app()
-    except SecretError as error:
+    except (SecretError, CatalogError) as error:
         sys.exit(f"The scorekeeper cannot start: {error}")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Ronda scorekeeper: http://{shown_host}:{port}/", flush=True)

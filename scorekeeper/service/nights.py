@@ -21,10 +21,10 @@ import sqlite_utils
 
 from . import games, players
 from .. import engine as rules
-from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..engine.limits import NAME_LENGTH
+from ..storage.db import write_transaction
 
-NAME_LENGTH = 40
 MAX_ENTRANTS = 8
 SCREEN_KEY_LENGTH = 20  # about 99 bits: read-only, and out of reach of guessing
 KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"

@@ -11,6 +11,7 @@ from flask_babel import get_locale
 
 from . import assets, describe, forms, i18n, rule_texts
 from ..engine import RANKS, RULE_KEYS
+from ..engine.limits import LIMITS
 from ..service.nights import Tie
 
 
@@ -88,4 +89,5 @@ def init_app(app: Flask) -> None:
         qr_data_uri=qr_data_uri, RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
         RULE_KEYS=RULE_KEYS,
     )
+    app.jinja_env.globals.update(LIMITS)  # DECK, ADJUST_LIMIT…: the engine's, never a template's
     app.context_processor(i18n.language_context)

@@ -14,6 +14,7 @@ from ..errors import sentence_of
 from ..db import get_db
 from ..rule_forms import PresetForm, fill, rule_field_list, values
 from ...engine.errors import ScoringError
+from ...engine.limits import NAME_LENGTH
 
 bp = Blueprint("settings", __name__)
 
@@ -68,7 +69,7 @@ def new_preset():
         rules_ = available.get(source, rules.BUILT_IN_PRESETS["appli"])
         fill(form, rules_)
         if source in available:
-            form.name.data = gettext("Copy of %(name)s", name=source)[:40]
+            form.name.data = gettext("Copy of %(name)s", name=source)[:NAME_LENGTH]
     return _edit(form, None)
 
 
