@@ -22,8 +22,10 @@ import threading
 import time
 from pathlib import Path
 
-from scorekeeper import games, migrations, sample_history, transfer
-from scorekeeper.db import connect
+from scorekeeper.service import games, transfer
+from scorekeeper.storage import migrations
+from scorekeeper.testing import sample_history
+from scorekeeper.storage.db import connect
 
 from . import live
 from .common import ROOT, median, ms

@@ -13,22 +13,19 @@ the one the table computed.
 
 import http.client
 import json
-import os
 import random
 import secrets
-import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import sqlite_utils
 
-from scorekeeper import rules
+from scorekeeper import engine as rules
+from scorekeeper.testing.live_server import LiveServer
 
 from . import table
-from .common import ROOT, Check, Row, median, ms, percentile, scratch_dir
+from .common import Check, Row, median, ms, percentile, scratch_dir
 
 WHAT = "load at a club"
 HOW = ("waitress on loopback, 50 tables playing at once (bounded count and time), "
@@ -43,55 +40,16 @@ RETRIES = 5
 TIMEOUT_SECONDS = 30
 
 
-class Server:
+class Server(LiveServer):
     """`python -m scorekeeper.serve` on a free loopback port, on `database`
-    (`extra_env`: more environment variables, e.g. FLASK_BACKUP_DIR)."""
+    (`extra_env`: more environment variables, e.g. FLASK_BACKUP_DIR), answering
+    once made: the tests' own live server (scorekeeper/testing/live_server.py)."""
 
     def __init__(self, database: Path, log: Path, **extra_env: str):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        env = dict(os.environ, HOST="127.0.0.1", PORT=str(self.port),
-                   FLASK_DATABASE=str(database), FLASK_SECRET_KEY=secrets.token_hex(16),
-                   **extra_env)
-        self.log = log
-        with open(log, "wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.serve"], cwd=ROOT, env=env,
-                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            )
-        self.wait_until_ready()
-
-    def wait_until_ready(self, seconds: float = 20) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                connection.request("GET", "/api/games/none")
-                connection.getresponse().read()
-                connection.close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not answer in time")
-
-    def cpu_seconds(self) -> float | None:
-        """The server process's CPU time so far (Linux), to tell its cost per event."""
-        try:
-            fields_ = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        extra_env.setdefault("FLASK_SECRET_KEY", secrets.token_hex(16))
+        super().__init__(database.parent, database, log=log, **extra_env)
+        self.start()
+        self.get("/api/games/none", timeout=20)  # a 404 once it answers
 
 
 class Table(threading.Thread):

@@ -14,7 +14,7 @@ from typing import Any, Iterator, Sequence
 import sqlite_utils
 
 from scorekeeper import create_app
-from scorekeeper.db import connect
+from scorekeeper.storage.db import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,5 +1,5 @@
 """Writers of one process contending for the store: with and without the
-in-process write lock of `scorekeeper.db.write_transaction`.
+in-process write lock of `scorekeeper.storage.db.write_transaction`.
 
 Not a row of the table: the experiment behind a profile note of
 docs/PERFORMANCE.md, kept so that it can be run again:
@@ -25,7 +25,8 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from scorekeeper import db as store_db, games
+from scorekeeper.storage import db as store_db
+from scorekeeper.service import games
 
 from . import table
 from .common import median, scratch_app, scratch_dir

@@ -1,7 +1,7 @@
 """History at scale: /games (first page) and /stats over 10,000 stored games.
 
-A store of 10,000 games is written once by `scorekeeper.sample_history.build`
-(the module that also fills tests/test_history_scale.py's store: whole logs,
+A store of 10,000 games is written once by `scorekeeper.testing.sample_history.build`
+(the module that also fills tests/web/test_history_scale.py's store: whole logs,
 snapshots and the per-game summary rows, as the app writes them). Then each
 repeat requests, in turn and again and again, the two pages and two
 baselines through the app's test client (in-process: the server's time, no
@@ -22,8 +22,8 @@ former.
 import time
 
 from scorekeeper import create_app
-from scorekeeper.db import connect
-from scorekeeper.sample_history import build
+from scorekeeper.storage.db import connect
+from scorekeeper.testing.sample_history import build
 
 from .common import Check, Row, median, ms, percentile, scratch_dir
 

@@ -15,8 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from scorekeeper import create_app, migrations, rules, store, summaries
-from scorekeeper.db import connect
+from scorekeeper import create_app, engine as rules
+from scorekeeper.storage import migrations, store
+from scorekeeper.service import summaries
+from scorekeeper.storage.db import connect
 
 from .common import median, ms
 

@@ -27,9 +27,11 @@ import random
 import time
 from datetime import datetime, timedelta, timezone
 
-from scorekeeper import create_app, games, nights, ratings
-from scorekeeper.db import connect
-from scorekeeper import migrations, rules
+from scorekeeper import create_app
+from scorekeeper.service import games, nights, ratings
+from scorekeeper.storage.db import connect
+from scorekeeper.storage import migrations
+from scorekeeper import engine as rules
 
 from .common import Check, Row, median, ms, percentile, scratch_dir
 

@@ -9,7 +9,7 @@ stored log) is reported beside it, not checked.
 import random
 import time
 
-from scorekeeper import rules
+from scorekeeper import engine as rules
 
 from . import table
 from .common import Check, Row, median

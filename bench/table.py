@@ -8,7 +8,7 @@ so a stream that the rules would refuse fails here, not in a measurement.
 import random
 from typing import Any, Iterator
 
-from scorekeeper import rules
+from scorekeeper import engine as rules
 
 # A long game must not end: it is played to this target, and a correction
 # (an `adjust`) brings a side back whenever it nears it.

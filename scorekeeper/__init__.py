@@ -1,12 +1,12 @@
 """The Ronda scorekeeper: a web app that keeps the score of a real game.
 
 `create_app` loads the web framework only when called, so that importing the
-scoring engine (`scorekeeper.rules`) brings in no Flask and no SQLite.
+scoring engine (`scorekeeper.engine`) brings in no Flask and no SQLite.
 """
 
 
 def create_app(test_config: dict | None = None):
-    """The Flask app of scorekeeper.app; see its create_app."""
-    from .app import create_app as build
+    """The Flask app of scorekeeper.web.app; see its create_app."""
+    from .web.app import create_app as build
 
     return build(test_config)

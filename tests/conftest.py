@@ -1,6 +1,7 @@
 import pytest
 
 from scorekeeper import create_app
+from scorekeeper.storage.db import connect
 
 
 @pytest.fixture
@@ -11,6 +12,13 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def french(client):
+    """The test client of a device that chose French (the lang cookie)."""
+    client.set_cookie("lang", "fr")
+    return client
 
 
 @pytest.fixture
@@ -40,3 +48,11 @@ def api(client):
             return client.get(f"/api/games/{game_id}").get_json()
 
     return Api()
+
+
+@pytest.fixture
+def db(app):
+    """A connection of its own to the app's store."""
+    connection = connect(app.config["DATABASE"])
+    yield connection
+    connection.close()

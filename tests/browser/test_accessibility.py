@@ -2,38 +2,10 @@
 every control has an accessible name."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from table import mark, start_game, tap
-
-AXE = Axe()
-
-
-def serious_violations(page):
-    results = AXE.run(page)
-    return [
-        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
-def unnamed_controls(page):
-    """Buttons, links and fields without an accessible name."""
-    return page.evaluate("""() => [...document.querySelectorAll(
-        'button, a[href], input:not([type=hidden]), select, [role=link], [role=button]')]
-        .filter(el => {
-            const label = el.labels && el.labels.length ? el.labels[0].textContent : '';
-            const name = el.getAttribute('aria-label') || label || el.textContent || el.title;
-            return !name || !name.trim();
-        }).map(el => el.outerHTML.slice(0, 80))""")
-
-
-def check(page, where):
-    assert serious_violations(page) == [], where
-    assert unnamed_controls(page) == [], where
-
+from support.accessibility import check
+from support.table import mark, start_game, tap
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_is_accessible(new_phone, scheme):

@@ -9,8 +9,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from live_server import serving
-from table import expect_scores, mark, tap
+from scorekeeper.testing.live_server import serving
+from support.table import expect_scores, mark, tap
 
 AXE = Axe()
 ARABIC = {"locale": "ar-MA"}  # the browser asks for Arabic: Accept-Language ar-MA

@@ -15,10 +15,11 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from conftest import TABLE_ENV, TABLE_HOST, table_phone
-from live_server import serving
-from table import start_game, tap
-from test_accessibility import check as check_accessible
+from scorekeeper.testing.chromium import TABLE_HOST
+from support.table import TABLE_ENV, table_phone
+from scorekeeper.testing.live_server import serving
+from support.table import start_game, tap
+from support.accessibility import check as check_accessible
 
 
 @pytest.fixture(scope="module")

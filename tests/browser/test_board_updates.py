@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from table import expect_scores, mark, start_game, tap
+from support.table import expect_scores, mark, start_game, tap
 
 
 def test_a_tap_changes_the_board_in_place_and_posts_a_url_encoded_form(phone):

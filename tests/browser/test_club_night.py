@@ -8,8 +8,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from table import tap
-from test_accessibility import check
+from support.table import tap
+from support.accessibility import check
 
 TV = {"viewport": {"width": 1920, "height": 1080}, "has_touch": False, "is_mobile": False,
       "device_scale_factor": 1, "color_scheme": "dark"}

@@ -9,9 +9,9 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from live_server import serving
-from table import tap
-from test_accessibility import check
+from scorekeeper.testing.live_server import serving
+from support.table import tap
+from support.accessibility import check
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from table import tap
+from support.table import tap
 
 SCRIPT = "<script>alert('x')</script>"
 BOLD = "<b>Eux</b>"

@@ -16,10 +16,10 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from conftest import TABLE_ENV, table_phone, table_url
-from live_server import serving
-from table import expect_scores, mark, start_game, tap
-from test_accessibility import check as check_accessible
+from support.table import TABLE_ENV, table_phone, table_url
+from scorekeeper.testing.live_server import serving
+from support.table import expect_scores, mark, start_game, tap
+from support.accessibility import check as check_accessible
 
 TAPS = ("Missa pour Nous", "Bount (1) pour Nous", "Khamsa (5) pour Eux")
 EVENTS = [{"type": "missa", "side": 0}, {"type": "hit", "side": 0, "value": 1},

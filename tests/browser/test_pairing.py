@@ -5,9 +5,9 @@ phone by the QR code of "Add a phone", which works once (issue 13)."""
 import pytest
 from playwright.sync_api import expect
 
-from conftest import FLAGS, PHONE, TABLE_HOST
-from live_server import LiveServer
-from test_accessibility import check
+from scorekeeper.testing.chromium import FLAGS, PHONE, TABLE_HOST
+from scorekeeper.testing.live_server import LiveServer
+from support.accessibility import check
 
 KEY = "abcdefghjkmn"
 

@@ -4,7 +4,7 @@ and a tap the server cannot take yet keeps its score, marked, until it counts.""
 
 from playwright.sync_api import expect
 
-from table import expect_scores, start_game, tap
+from support.table import expect_scores, start_game, tap
 
 
 def test_the_new_score_shows_before_the_server_answers_then_is_confirmed(phone):

@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from table import expect_scores, tap
+from support.table import expect_scores, tap
 
 
 def test_a_preset_made_in_the_settings_is_applied_to_a_game(phone, screenshot):

@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from table import expect_scores, mark, start_game, tap
+from support.table import expect_scores, mark, start_game, tap
 
 
 def without_tokens(html):

@@ -5,7 +5,7 @@ import time
 
 from playwright.sync_api import expect
 
-from table import expect_scores, start_game, tap
+from support.table import expect_scores, start_game, tap
 
 
 def test_a_double_tap_scores_once(phone):

@@ -2,7 +2,7 @@
 
 The fixture is a store written by the first schema (migrations 0001_wal and
 0002_games_and_events), holding games with every kind of event, undos,
-refused requests and Idempotency-Keys. tests/test_upgrade.py starts the app on
+refused requests and Idempotency-Keys. tests/storage/test_upgrade.py starts the app on
 a copy of it and checks that every game survives the migrations added since.
 Running this script again with a later schema would make a later store, and
 the test would prove nothing about upgrading: the committed file is the

@@ -1,0 +1,102 @@
+"""Questions a scoreboard asks the engine before the scorer taps.
+
+Each answer comes from `apply` itself, so a button is disabled for exactly
+the reason the engine would refuse the event, and a preview shows exactly
+the points the event would give: no rule is decided twice.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .fold import apply, new_game
+from .errors import ScoringError
+from .events import Event, parse_event
+from .state import Gain, Setup, State
+
+
+def outcome(state: State, event: Event) -> tuple[State | None, ScoringError | None]:
+    """The state `event` would lead to, or why the engine would refuse it."""
+    try:
+        return apply(state, event), None
+    except ScoringError as error:
+        return None, error
+
+
+def outcome_of(state: State, data: Mapping[str, Any]) -> tuple[State | None, ScoringError | None]:
+    """As `outcome`, for an event in its plain form: read as a new event is
+    (`parse_event`), so a button is off for every reason the app would
+    refuse its tap, the malformed (a 400) as well as the refused (a 409)."""
+    try:
+        event = parse_event(data, state.setup)
+    except ScoringError as error:
+        return None, error
+    return outcome(state, event)
+
+
+def refusal(state: State, event: Event) -> ScoringError | None:
+    """Why the engine would refuse `event` now, or None if it would take it."""
+    return outcome(state, event)[1]
+
+
+def preview(state: State, event: Event) -> State | None:
+    """The state `event` would lead to, or None if it would be refused."""
+    return outcome(state, event)[0]
+
+
+def points_of(gains: Iterable[Gain], sides: int) -> tuple[int, ...]:
+    """What a list of gains gives each side, summed."""
+    totals = [0] * sides
+    for gain in gains:
+        for side, points in enumerate(gain.points):
+            totals[side] += points
+    return tuple(totals)
+
+
+@dataclass(frozen=True, slots=True)
+class ToWin:
+    """What one side needs to win, if no other side scored meanwhile.
+
+    `points`: the fewest points more that would make it the winner (§6: the
+    target reached, alone in the lead). `tied`: it is level with the lead at
+    the target or above, so one more point wins. With `stop: end_of_hand`
+    the target is checked once the hand's cards are counted: `points` 0
+    then means it wins at the end of this hand if it is still ahead."""
+
+    points: int
+    tied: bool
+    at_hand_end: bool
+
+
+def to_win(state: State) -> tuple[ToWin, ...]:
+    """Each side's ToWin in a game that is not over."""
+    target = state.setup.rules.target
+    at_hand_end = state.setup.rules.stop == "end_of_hand"
+    answers = []
+    for side, score in enumerate(state.scores):
+        best_other = max(s for other, s in enumerate(state.scores) if other != side)
+        points = max(0, max(target, best_other + 1) - score)
+        answers.append(ToWin(points, score == best_other and score >= target, at_hand_end))
+    return tuple(answers)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event of a game's history, with what it gave and where it left the game."""
+
+    event: Event
+    gains: tuple[Gain, ...]
+    scores: tuple[int, ...]
+    hand: int  # the hand and deal the event was recorded in
+    deal: int
+    notes: tuple[str, ...] = ()  # why it scored less than it might have (State.notes)
+
+
+def timeline(setup: Setup, events: Iterable[Event]) -> list[Step]:
+    """Every event of a game in order, with its gains and the running score."""
+    state = new_game(setup)
+    steps = []
+    for event in events:
+        hand, deal = state.hand, state.deal
+        state = apply(state, event)
+        steps.append(Step(event, state.gains, state.scores, hand, deal, state.notes))
+    return steps

@@ -1,0 +1,353 @@
+"""Club nights (issue 15): an evening of games on several tables.
+
+A night has a name, a date, the rules preset its tables start with, and
+whether its games are two players or teams of two. Tables are added as
+games start: one at a time (the new-game page), or a whole round of the
+round robin of its entrants (up to 8 players or teams). Its standings are
+read from the per-side summaries of its finished games (wins, then
+margin), never a replay, and no tap writes anything here.
+
+No Flask; callers hold the write transaction where they write.
+"""
+
+import json
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import date as dates
+from typing import Any, Mapping
+
+import sqlite_utils
+
+from . import games, players
+from .. import engine as rules
+from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..engine.limits import NAME_LENGTH
+from ..storage.db import write_transaction
+
+MAX_ENTRANTS = 8
+SCREEN_KEY_LENGTH = 20  # about 99 bits: read-only, and out of reach of guessing
+KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+NIGHT_ID = re.compile(r"[a-z0-9]{8,40}")
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    id: str
+    name: str
+    date: str
+    preset: str
+    players: int
+    created_at: str
+    screen_key: str | None
+    entrants: list[list[str]] = field(default_factory=list)
+
+    @property
+    def teams(self) -> bool:
+        return self.players == 4
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    number: int
+    round: int | None
+    game: games.Game
+    deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    place: int
+    label: str
+    played: int
+    won: int
+    margin: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tie:
+    """Places the wins alone did not decide: by margin, or shared."""
+
+    kind: str  # "margin": the margin decided; "shared": wins and margin equal
+    labels: list[str]
+    wins: int
+    margins: list[int]
+    place: int
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+def _night(row, entrants) -> Night:
+    return Night(*row, entrants=entrants)
+
+
+NIGHT_COLUMNS = "id, name, date, preset, players, created_at, screen_key"
+
+
+def get(db: sqlite_utils.Database, night_id: str) -> Night | None:
+    if not isinstance(night_id, str) or not NIGHT_ID.fullmatch(night_id):
+        return None
+    row = db.execute(f"SELECT {NIGHT_COLUMNS} FROM nights WHERE id = ?", [night_id]).fetchone()
+    if row is None:
+        return None
+    entrants = [json.loads(names) for (names,) in db.execute(
+        "SELECT names FROM night_entrants WHERE night_id = ? ORDER BY position", [night_id])]
+    return _night(row, entrants)
+
+
+def every_night(db: sqlite_utils.Database, limit: int = 100) -> list[tuple[Night, int]]:
+    """The nights, latest first, with their number of tables."""
+    cursor = db.execute(
+        f"SELECT {NIGHT_COLUMNS}, (SELECT count(*) FROM night_tables t WHERE t.night_id = n.id)"
+        " FROM nights n ORDER BY date DESC, created_at DESC LIMIT ?", [limit])
+    return [(_night(row[:-1], []), row[-1]) for row in cursor]
+
+
+def tables(db: sqlite_utils.Database, night_id: str) -> list[Table]:
+    found = []
+    for number, round_, game_id, deleted in db.execute(
+            "SELECT t.number, t.round, t.game_id, g.deleted_at IS NOT NULL FROM night_tables t"
+            " JOIN games g ON g.id = t.game_id WHERE t.night_id = ? ORDER BY t.number",
+            [night_id]):
+        found.append(Table(number, round_, games.load(db, game_id), bool(deleted)))
+    return found
+
+
+def night_of_games(db: sqlite_utils.Database, game_ids: list[str]) -> dict[str, Night]:
+    """The night each of these games was a table of (for the history's lines)."""
+    if not game_ids:
+        return {}
+    marks = ", ".join("?" for _ in game_ids)
+    cursor = db.execute(
+        f"SELECT t.game_id, {', '.join('n.' + c.strip() for c in NIGHT_COLUMNS.split(','))}"
+        f" FROM night_tables t JOIN nights n ON n.id = t.night_id WHERE t.game_id IN ({marks})",
+        game_ids)
+    return {row[0]: _night(row[1:], []) for row in cursor}
+
+
+def _label(names: list[str]) -> str:
+    return " & ".join(names)
+
+
+def standings(db: sqlite_utils.Database, night: Night) -> tuple[list[Standing], list[Tie]]:
+    """Who is ahead: wins, then the sum of the margins; a side is its people
+    (a team's two partners), whatever its label; the entrants that have not
+    played yet are listed too. Returns the places and the ties explained."""
+    rows = db.execute(
+        "SELECT gs.game_id, gs.side, gs.won, gs.margin, gs.name,"
+        " group_concat(st.person, ',') FROM night_tables t"
+        " JOIN game_sides gs ON gs.game_id = t.game_id"
+        " JOIN seats st ON st.game_id = gs.game_id AND st.side = gs.side"
+        " WHERE t.night_id = ? AND +gs.counted = 1 GROUP BY gs.game_id, gs.side", [night.id])
+    totals: dict[tuple[int, ...], list] = {}
+    for _, _, won, margin, name, people in rows:
+        key = tuple(sorted(int(p) for p in people.split(",")))
+        entry = totals.setdefault(key, [name, 0, 0, 0])
+        entry[1] += 1
+        entry[2] += won
+        entry[3] += margin
+    names = {}
+    for entrant in night.entrants:  # an entrant is known by its people, labelled by its names
+        found = [players.by_name(db, n) for n in entrant]
+        key = tuple(sorted(p.person for p in found)) if all(found) else (
+            ("not yet seated",) + tuple(players.name_key(n) for n in entrant))
+        names[key] = _label(entrant)
+        totals.setdefault(key, [names[key], 0, 0, 0])
+    ordered = sorted(((names.get(k, v[0]), *v[1:]) for k, v in totals.items()),
+                     key=lambda r: (-r[2], -r[3], r[0].casefold()))
+    places, ties = [], []
+    for index, (label, played, won, margin) in enumerate(ordered):
+        same = places and places[-1].won == won and places[-1].margin == margin
+        places.append(Standing(places[-1].place if same else index + 1, label, played, won,
+                               margin))
+    for wins in dict.fromkeys(s.won for s in places):
+        # Who has not played yet ties with nobody: nothing to explain there.
+        group = [s for s in places if s.won == wins and s.played]
+        if len(group) < 2:
+            continue
+        for margin in dict.fromkeys(s.margin for s in group):
+            shared = [s for s in group if s.margin == margin]
+            if len(shared) > 1:
+                ties.append(Tie("shared", [s.label for s in shared], wins, [margin],
+                                shared[0].place))
+        if len({s.margin for s in group}) > 1:
+            ties.append(Tie("margin", [s.label for s in group], wins, [s.margin for s in group],
+                            group[0].place))
+    return places, ties
+
+
+# -- the round robin -------------------------------------------------------------------------
+
+def round_robin(count: int, number: int) -> tuple[list[tuple[int, int]], int | None]:
+    """Round `number` (from 1) of a round robin of `count` entrants, by the
+    circle method: the pairs (entrant indexes) and who sits out (odd count)."""
+    seats = list(range(count)) + ([None] if count % 2 else [])
+    size = len(seats)
+    rounds = size - 1
+    turn = (number - 1) % rounds
+    rotated = [seats[0]] + (seats[1:][-turn:] + seats[1:][:-turn] if turn else seats[1:])
+    pairs, bye = [], None
+    for i in range(size // 2):
+        a, b = rotated[i], rotated[size - 1 - i]
+        if a is None or b is None:
+            bye = b if a is None else a
+        else:
+            pairs.append((a, b) if (i + number) % 2 else (b, a))  # who starts alternates
+    return pairs, bye
+
+
+def rounds_in_all(night: Night) -> int:
+    count = len(night.entrants)
+    return 0 if count < 2 else count - 1 + count % 2
+
+
+def rounds_started(db: sqlite_utils.Database, night_id: str) -> int:
+    row = db.execute("SELECT coalesce(max(round), 0) FROM night_tables WHERE night_id = ?",
+                     [night_id]).fetchone()
+    return row[0]
+
+
+def next_round(db: sqlite_utils.Database, night: Night
+               ) -> tuple[int, list[tuple[list[str], list[str]]], list[str] | None] | None:
+    """The next round's number, its pairings (by names) and who sits out;
+    None once every round has started."""
+    number = rounds_started(db, night.id) + 1
+    if number > rounds_in_all(night):
+        return None
+    pairs, bye = round_robin(len(night.entrants), number)
+    return (number, [(night.entrants[a], night.entrants[b]) for a, b in pairs],
+            None if bye is None else night.entrants[bye])
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def _text(value: Any, length: int, message: str) -> str:
+    if not isinstance(value, str) or not 1 <= len(value.strip()) <= length:
+        raise InvalidInput(message, length=length)
+    return " ".join(value.split())
+
+
+def parse_night(data: Mapping[str, Any], presets: Mapping[str, rules.HouseRules]) -> dict:
+    """A new night's fields, checked: name, date (YYYY-MM-DD), preset, players
+    (2 or 4) and entrants (up to 8 players, or teams of two names)."""
+    name = _text(data.get("name"), NAME_LENGTH,
+                 N_("A night's name takes 1 to %(length)s characters."))
+    try:
+        day = dates.fromisoformat(data.get("date") or "").isoformat()
+    except (TypeError, ValueError):
+        raise InvalidInput(N_("The date must be a day, as 2026-05-21.")) from None
+    preset = data.get("preset")
+    if preset not in presets:
+        raise InvalidInput(N_("There is no such preset."))
+    count = data.get("players")
+    if count not in (2, 4):
+        raise InvalidInput(N_("A night's games are two players, or teams of two."))
+    entrants = data.get("entrants") or []
+    if not isinstance(entrants, list) or len(entrants) > MAX_ENTRANTS:
+        raise InvalidInput(N_("A round robin takes at most %(count)s players or teams."),
+                           count=MAX_ENTRANTS)
+    checked, keys = [], set()
+    for names in entrants:
+        size = 2 if count == 4 else 1
+        if not isinstance(names, list) or len(names) != size or "" in names:
+            raise InvalidInput(N_("Each team has two players; each player plays alone."))
+        names = [players.check_name(n) for n in names]
+        for n in names:
+            if players.name_key(n) in keys:
+                raise InvalidInput(N_("%(name)s is entered twice."), name=n)
+            keys.add(players.name_key(n))
+        checked.append(names)
+    if len(checked) == 1:
+        raise InvalidInput(N_("A round robin needs two entrants at least (or none: free "
+                              "choice)."))
+    return {"name": name, "date": day, "preset": preset, "players": count,
+            "entrants": checked}
+
+
+def create(db: sqlite_utils.Database, data: Mapping[str, Any], now: str,
+           presets: Mapping[str, rules.HouseRules]) -> Night:
+    fields = parse_night(data, presets)
+    with write_transaction(db):
+        night_id = games.new_game_id()
+        while get(db, night_id) is not None:
+            night_id = games.new_game_id()
+        db.execute("INSERT INTO nights (id, name, date, preset, players, created_at)"
+                   " VALUES (?, ?, ?, ?, ?, ?)",
+                   [night_id, fields["name"], fields["date"], fields["preset"],
+                    fields["players"], now])
+        db.conn.executemany(
+            "INSERT INTO night_entrants (night_id, position, names) VALUES (?, ?, ?)",
+            [(night_id, i, json.dumps(n, ensure_ascii=False))
+             for i, n in enumerate(fields["entrants"])])
+    return get(db, night_id)
+
+
+def add_table(db: sqlite_utils.Database, night_id: str, game_id: str, round_: int | None,
+              now: str) -> int:
+    """The game becomes the night's next table; its number. In the caller's transaction."""
+    if db.execute("SELECT 1 FROM night_tables WHERE game_id = ?", [game_id]).fetchone():
+        return db.execute("SELECT number FROM night_tables WHERE game_id = ?",
+                          [game_id]).fetchone()[0]
+    number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM night_tables"
+                        " WHERE night_id = ?", [night_id]).fetchone()[0]
+    db.execute("INSERT INTO night_tables (game_id, night_id, number, round, created_at)"
+               " VALUES (?, ?, ?, ?, ?)", [game_id, night_id, number, round_, now])
+    return number
+
+
+def start_table(db: sqlite_utils.Database, night: Night, body: Any, key: str | None,
+                now: str, presets: Mapping[str, rules.HouseRules] = rules.BUILT_IN_PRESETS,
+                round_: int | None = None) -> games.Game:
+    """A new game that is one of the night's tables: one transaction."""
+    with write_transaction(db):
+        game, _ = games.create(db, body, key, now, presets)
+        add_table(db, night.id, game.id, round_, now)
+    return game
+
+
+def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, now: str,
+                presets: Mapping[str, rules.HouseRules]) -> list[games.Game]:
+    """Every game of round `number`, at once; a key already used starts nothing twice."""
+    with write_transaction(db):
+        proposed = next_round(db, night)
+        started = []
+        if proposed is None or proposed[0] != number:
+            existing = db.execute("SELECT game_id FROM night_tables WHERE night_id = ? AND"
+                                  " round = ? ORDER BY number", [night.id, number]).fetchall()
+            if existing:  # the same round sent twice: it is there already
+                return [games.load(db, game_id) for (game_id,) in existing]
+            raise RuleViolation(N_("This round cannot start: every round has started, or "
+                                   "another one is next."))
+        rules_ = presets[night.preset] if night.preset in presets else None
+        for index, (first, second) in enumerate(proposed[1]):
+            body = {"sides": [_label(first)[:NAME_LENGTH], _label(second)[:NAME_LENGTH]],
+                    "players": night.players,
+                    "rules": {"preset": night.preset} if rules_ else None,
+                    "first_dealer": 0, "partners": [first, second]}
+            started.append(start_table(db, night, body, f"{key}:{index}", now, presets,
+                                       number))
+    return started
+
+
+def screen_on(db: sqlite_utils.Database, night_id: str) -> str:
+    """Turn on the read-only screen link: a new key (an old link stops working)."""
+    key = "".join(secrets.choice(KEY_ALPHABET) for _ in range(SCREEN_KEY_LENGTH))
+    with write_transaction(db):
+        db.execute("UPDATE nights SET screen_key = ? WHERE id = ?", [key, night_id])
+    return key
+
+
+def screen_off(db: sqlite_utils.Database, night_id: str) -> None:
+    with write_transaction(db):
+        db.execute("UPDATE nights SET screen_key = NULL WHERE id = ?", [night_id])
+
+
+def stamp(db: sqlite_utils.Database, night_id: str) -> str:
+    """Changes whenever a table is added or any of its games changes (its
+    version), is thrown in the bin or restored: what the big screen follows."""
+    row = db.execute(
+        "SELECT count(*) || '.' || coalesce(sum(g.version), 0) || '.'"
+        " || coalesce(sum(g.deleted_at IS NULL), 0) || '.' || coalesce(max(g.updated_at), '')"
+        " FROM night_tables t JOIN games g ON g.id = t.game_id WHERE t.night_id = ?",
+        [night_id]).fetchone()
+    return row[0]

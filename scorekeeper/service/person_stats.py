@@ -1,0 +1,133 @@
+"""Statistics per person and per pair (issue 15): SQL aggregates over the
+seats (players.py) and the per-side summaries (summaries.py), with indexes;
+no game is replayed.
+
+A side's figures are its player's, and both partners' with four players: a
+team wins, scores its margin and its gains together. Only games that are
+over and not in the bin count (game_sides.counted).
+"""
+
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from .history import GameLine, line_from_row, list_columns
+from .players import COLUMNS, Player
+from ..engine.tally import COUNTS
+
+ROSTER_PAGE = 50
+# A person's counted sides: their seat, and their side's summary row.
+SIDES = ("FROM seats st JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
+         " WHERE st.person = ? AND +gs.counted = 1")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A person's (or a partner's, an opponent's) games and wins."""
+
+    person: int
+    name: str
+    played: int
+    won: int
+    margin: float = 0.0
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    people: list[tuple[Player, Line]]
+    number: int
+    count: int
+    per_page: int = ROSTER_PAGE
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    player: Player
+    record: Line
+    counts: dict[str, int]
+    partners: list[Line]  # with whom they won most first
+    opponents: list[Line]  # against whom they lost most first
+
+    def per_game(self, kind: str) -> float:
+        return self.counts[kind] / self.record.played if self.record.played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    names: tuple[str, str]
+    together: Line  # as partners: their side's games and wins
+    against: int  # games on opposite sides
+    wins: tuple[int, int]  # of those, won by the first, by the second
+    recent: list[GameLine]
+
+
+def _names(db) -> dict[int, str]:
+    return dict(db.execute("SELECT id, name FROM players WHERE merged_into IS NULL"))
+
+
+def roster(db: sqlite_utils.Database, number: int = 1) -> Roster:
+    """Page `number` of the people (merged entries are their person's), most
+    games first. The games and wins are the ratings' (ratings.py keeps them
+    at write time): every finished game outside the bin is rated."""
+    count = db.execute("SELECT count(*) FROM players WHERE merged_into IS NULL").fetchone()[0]
+    cursor = db.execute(
+        f"SELECT {', '.join('p.' + c.strip() for c in COLUMNS.split(','))},"
+        " coalesce(r.games, 0), coalesce(r.wins, 0) FROM players p"
+        " LEFT JOIN person_ratings r ON r.person = p.id WHERE p.merged_into IS NULL"
+        " ORDER BY coalesce(r.games, 0) DESC, coalesce(r.wins, 0) DESC, p.name_key"
+        " LIMIT ? OFFSET ?", [ROSTER_PAGE, (number - 1) * ROSTER_PAGE])
+    people = [(Player(*row[:6]), Line(row[0], row[1], row[6], row[7])) for row in cursor]
+    return Roster(people, number, count)
+
+
+def person(db: sqlite_utils.Database, player: Player) -> Person:
+    """A person's record, gains by kind, partners and opponents."""
+    sums = ", ".join(f"coalesce(sum(gs.{kind}), 0)" for kind in COUNTS)
+    row = db.execute(f"SELECT count(*), coalesce(sum(gs.won), 0), coalesce(avg(gs.margin), 0),"
+                     f" {sums} {SIDES}", [player.person]).fetchone()
+    record = Line(player.person, player.name, row[0], row[1], row[2])
+    names = _names(db)
+    partners = [Line(p, names.get(p, "?"), n, w, m) for p, n, w, m in db.execute(
+        "SELECT o.person, count(*), sum(gs.won), avg(gs.margin) FROM seats st"
+        " JOIN seats o ON o.game_id = st.game_id AND o.side = st.side AND o.person != st.person"
+        " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
+        " WHERE st.person = ? AND +gs.counted = 1 GROUP BY o.person"
+        " ORDER BY sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10", [player.person])]
+    opponents = [Line(p, names.get(p, "?"), n, w) for p, n, w in db.execute(
+        "SELECT o.person, count(*), sum(gs.won) FROM seats st"
+        " JOIN seats o ON o.game_id = st.game_id AND o.side != st.side"
+        " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
+        " WHERE st.person = ? AND +gs.counted = 1 GROUP BY o.person"
+        " ORDER BY count(*) - sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
+        [player.person])]
+    return Person(player, record, dict(zip(COUNTS, row[3:])), partners, opponents)
+
+
+def pair(db: sqlite_utils.Database, first: Player, second: Player, recent: int = 5) -> Pair:
+    """Two people: as partners, and against each other."""
+    a, b = first.person, second.person
+    joined = ("FROM seats x JOIN seats y ON y.game_id = x.game_id AND y.person = ?"
+              " JOIN game_sides gs ON gs.game_id = x.game_id AND gs.side = x.side"
+              " JOIN game_sides hs ON hs.game_id = y.game_id AND hs.side = y.side"
+              " WHERE x.person = ? AND +gs.counted = 1")
+    together = db.execute(f"SELECT count(*), coalesce(sum(gs.won), 0), coalesce(avg(gs.margin),"
+                          f" 0) {joined} AND x.side = y.side", [b, a]).fetchone()
+    against = db.execute(f"SELECT count(*), coalesce(sum(gs.won), 0), coalesce(sum(hs.won), 0)"
+                         f" {joined} AND x.side != y.side", [b, a]).fetchone()
+    cursor = db.execute(
+        f"SELECT {list_columns('g')} FROM games g WHERE g.id IN (SELECT x.game_id {joined})"
+        " ORDER BY g.created_at DESC, g.id LIMIT ?", [b, a, recent])
+    return Pair((first.name, second.name), Line(a, first.name, *together), against[0],
+                (against[1], against[2]), [line_from_row(r) for r in cursor])

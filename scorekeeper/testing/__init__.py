@@ -1,0 +1,1 @@
+"""Helpers for tests and benchmarks that the app itself never imports."""

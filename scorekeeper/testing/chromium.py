@@ -1,0 +1,40 @@
+"""The one Chromium configuration of the browser tests and the benchmarks:
+Debian's /usr/bin/chromium driven by Playwright (never a downloaded
+browser), headless, with the flags this closed network needs, and a phone.
+
+Playwright is a test dependency: it is imported only when a browser starts.
+"""
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# The phone at the table reaches the server by a name on the local network,
+# which is no secure context (no Wake Lock API, no service worker); the
+# browser maps it to loopback, so the traffic stays on this machine.
+TABLE_HOST = "table.lan"
+# Without the background-networking flags Chromium keeps trying to reach
+# Google's hosts, which this closed network refuses (and which a benchmark
+# would count as requests of ours).
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--host-resolver-rules=MAP {TABLE_HOST} 127.0.0.1"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2, "locale": "fr-FR"}
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Chromium (a Playwright Browser), closed on leaving."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -1,1 +1,0 @@
-"""The HTML pages: thin blueprints over games.py and the engine."""

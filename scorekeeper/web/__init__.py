@@ -1,0 +1,4 @@
+"""The Flask app (app.create_app) and everything that speaks HTTP: the JSON
+API, the pages' blueprints (views/), forms, the board's and the review's
+page data, wording, template helpers, access, security, languages, assets.
+The only layer that imports Flask."""

@@ -1,0 +1,140 @@
+"""The JSON API of ../shared/contract/API.md: every client drives games through it."""
+
+import json
+import re
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from flask import Blueprint, abort, jsonify, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from ..service import games, presets
+from ..storage import store
+from ..service.clock import utc_now
+from .db import get_db
+from ..engine.errors import N_, InvalidInput, ScoringError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_BODY_BYTES = 64 * 1024
+KEY_LENGTH = 100
+
+
+class NoSessionOnTheApi(SecureCookieSessionInterface):
+    """The cookie session (the forms' CSRF token) is the pages' own: the API
+    takes JSON and no form, so its requests do not read, verify nor write it."""
+
+    def open_session(self, app, request):
+        if request.path.startswith(bp.url_prefix + "/"):
+            return self.make_null_session(app)
+        return super().open_session(app, request)
+
+
+# JSON spells a lone surrogate only as an escape once the bytes are strict UTF-8.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _reject_constant(name: str):
+    raise ValueError(name)
+
+
+def parse_json(raw: bytes) -> Any:
+    """A JSON document as the app takes it, else ValueError (RecursionError
+    for a nesting too deep): UTF-8 only, no NaN or Infinity, and no lone
+    surrogate ("\\ud800" is no character: it could not be stored or shown)."""
+    text = raw.decode("utf-8")
+    data = json.loads(text, parse_constant=_reject_constant)
+    if SURROGATE_ESCAPE.search(text):  # rare: then look at every string
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    return data
+
+
+def json_body() -> dict:
+    """The request's JSON object, checked in the contract's order: 415, 413, 400."""
+    if request.mimetype != "application/json":
+        abort(415)
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        abort(413)
+    try:
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        abort(413)
+    if len(raw) > MAX_BODY_BYTES:
+        abort(413)
+    try:
+        body = parse_json(raw)
+    except (ValueError, RecursionError):
+        raise InvalidInput(N_("The body is not valid JSON."))
+    if not isinstance(body, dict):
+        raise InvalidInput(N_("The body must be a JSON object."))
+    return body
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= KEY_LENGTH or not all(" " <= c <= "~" for c in key):
+        raise InvalidInput(
+            N_("Idempotency-Key takes 1 to %(length)s printable ASCII characters."),
+            length=KEY_LENGTH,
+        )
+    return key
+
+
+def known_game(game_id: str) -> None:
+    """404 comes before every other error, so look the game up first."""
+    if not store.game_exists(get_db(), game_id):
+        raise games.GameNotFound(N_("No game has this id."))
+
+
+@contextmanager
+def game_first(game_id: str) -> Iterator[None]:
+    """404 comes before every other error: when a request on a game fails
+    for another reason, look the game up then. A tap that succeeds finds its
+    game once, in its write transaction (issue 14: no second look-up)."""
+    try:
+        yield
+    except games.GameNotFound:
+        raise
+    except (ScoringError, HTTPException):
+        known_game(game_id)
+        raise
+
+
+@bp.post("/games")
+def create_game():
+    body = json_body()
+    db = get_db()
+    key = idempotency_key()
+    game, created = games.create(db, body, key, utc_now(), presets.all_presets(db))
+    return answer(game), 201 if created else 200
+
+
+def answer(game: games.Game):
+    """The game state of every success answer (API.md), and beyond the
+    contract its rematch once one is started, for the other phones to follow."""
+    rematch = games.rematch_of(get_db(), game.id) if game.state.finished else None
+    return jsonify(games.view(game, rematch))
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    return answer(games.load(get_db(), game_id))
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str):
+    with game_first(game_id):
+        body = json_body()
+        game, _ = games.record(get_db(), game_id, body, idempotency_key(), utc_now())
+    return answer(game)
+
+
+@bp.post("/games/<game_id>/undo")
+def post_undo(game_id: str):
+    with game_first(game_id):
+        body = json_body()
+        game, _ = games.undo(get_db(), game_id, body, idempotency_key(), utc_now())
+    return answer(game)

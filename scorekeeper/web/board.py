@@ -1,0 +1,348 @@
+"""What the scoreboard shows: the game, what each button would do, and why a
+button is off, all asked of the engine. No rule is decided here.
+
+The scoreboard's moves are strings carried by its submit buttons
+("hit.0.5", "missa.1", "next_deal", ...); `event_for_move` turns a move and
+the posted form into the event the engine reads. Every button's event is
+judged as the app would judge its tap (`moves.outcome_of`: read as new
+input, then applied), so a button is off exactly when its tap would be
+refused, and says why.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .. import engine as rules
+from ..service.games import Game, last_record, standing_events
+from ..engine.errors import N_
+from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
+from ..engine.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
+
+RECENT_STEPS = 6
+DRAFT_LIMIT = 4
+_WHOLE = re.compile(r"-?\d{1,4}")
+# Not str.isdigit: "²" is a digit that int() refuses, and 5,000 digits are
+# past int()'s limit.
+_INDEX = re.compile(r"\d{1,4}")
+_DRAFT_ENTRY = re.compile(r"(\d{1,4})-(\w{1,20})")
+
+
+@dataclass
+class Move:
+    """A button: the move it posts, or the reason it is off; and the scores
+    it would leave, when it changes them, for the page to show at once."""
+
+    move: str
+    reason: str | None = None
+    scores: tuple[int, ...] | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.reason is None
+
+
+@dataclass
+class AnnounceLink:
+    """A link that adds one announcement to the deal's draft (a GET: no state
+    changes); when it is off, it leads to the board saying why (`why`)."""
+
+    side: int
+    kind: str
+    query: str
+    reason: str | None
+
+    @property
+    def why(self) -> str:
+        return f"{self.side}-{self.kind}"
+
+
+@dataclass
+class SidePad:
+    index: int
+    name: str
+    score: int
+    to_win: ToWin | None  # None once the game is over
+    announce: list[AnnounceLink]
+    hits: list[tuple[int, Move]]
+    missa: Move
+
+
+@dataclass
+class HiddenRonda:
+    """One hidden-Ronda button of the More sheet: who hid it, who gets the points."""
+
+    side: int
+    to: int
+    points: int
+    move: Move
+
+
+@dataclass
+class EndPreview:
+    """The card count as typed so far (None: not yet), the computed side,
+    what each side gets, and whether the hand's last deal is reached."""
+
+    counts: list[int | None]
+    computed: int | None  # 40 minus the others, once they are all typed
+    points: tuple[int, ...] | None  # None until the count is complete and possible
+    reason: str | None
+    scores: tuple[int, ...] | None = None  # the scores it would leave
+    before_last_deal: bool = False  # ending now needs a second yes
+
+
+@dataclass
+class Board:
+    game: Game
+    state: rules.State
+    pads: list[SidePad]
+    draft: list[rules.Announcement]
+    announce: Move | None  # confirming the draft, when there is one
+    chain_end: Move
+    next_deal: Move
+    end_hand: Move
+    last_trick: dict[str, Move]
+    hidden_rondas: list[HiddenRonda]
+    last_card_missa: Move | None  # on the hand's last deal: the dealer's last card
+    recent: list[Step]
+    undo_step: Step | None
+    end_preview: EndPreview | None = None
+    notice: str | None = None  # one sentence for the status line: why, or what went wrong
+    rematch: str | None = None  # the id of the finished game's rematch, once started
+    just_done: str | None = None  # "undo", "next_deal": the log's last record, if either
+    _hints: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def query(self) -> str:
+        """The board's draft as a query."""
+        return draft_query(self.draft)
+
+    def hint_id(self, reason: str | None) -> str:
+        """The id of the element that says `reason` (each reason said once)."""
+        if reason not in self._hints:
+            self._hints[reason] = f"hint-{len(self._hints)}"
+        return self._hints[reason]
+
+    @property
+    def hints(self) -> list[tuple[str, str]]:
+        """Every reason given so far, with its id: (id, reason)."""
+        return [(hint, reason) for reason, hint in self._hints.items()]
+
+
+def parse_draft(values: list[str], setup: rules.Setup) -> list[rules.Announcement]:
+    """The announcements marked so far, from `a=<side>-<kind>` query values;
+    anything malformed is dropped (it is only a draft in a URL)."""
+    draft = []
+    for value in values[:DRAFT_LIMIT]:
+        found = _DRAFT_ENTRY.fullmatch(value)
+        if found and int(found[1]) < setup.side_count and found[2] in KINDS:
+            draft.append(rules.Announcement(int(found[1]), found[2]))
+    return draft
+
+
+def draft_query(draft: list[rules.Announcement]) -> str:
+    return "&".join(f"a={a.side}-{a.kind}" for a in draft)
+
+
+# Announcements marked but not confirmed are of this deal: a move that closes
+# the deal would throw them away unseen, so it waits for Confirm or Clear.
+PENDING_DRAFT = N_("Announcements are marked but not confirmed: Confirm or Clear them first.")
+CLOSE_THE_DEAL = ("next_deal", "end_hand")
+
+
+def draft_in_the_way(move: str, draft: list[rules.Announcement]) -> str | None:
+    """Why `move` cannot be made while `draft` is marked (None: it can)."""
+    return PENDING_DRAFT if draft and move.split(".")[0] in CLOSE_THE_DEAL else None
+
+
+def _announce_data(draft: list[rules.Announcement]) -> dict:
+    return {"type": "announce",
+            "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
+
+
+def _move(state: rules.State, move: str, data: dict, translate,
+          draft: list[rules.Announcement] = ()) -> Move:
+    waits = draft_in_the_way(move, list(draft))
+    if waits is not None:
+        return Move(move, translate(waits))
+    after, error = outcome_of(state, data)
+    if error is not None:
+        return Move(move, error.sentence(translate))
+    return Move(move, None, after.scores if after.scores != state.scores else None)
+
+
+def _announce_links(state: rules.State, draft: list[rules.Announcement], side: int,
+                    translate) -> list[AnnounceLink]:
+    setup = state.setup
+    links = []
+    for kind in KINDS:
+        # Where a double Ronda exists its button is there on every deal, so
+        # that no button moves from one deal to the next.
+        if kind == "double_ronda" and not setup.four_card_hands:
+            continue
+        added = draft + [rules.Announcement(side, kind)]
+        _, error = outcome_of(state, _announce_data(added))
+        links.append(AnnounceLink(side, kind, draft_query(added),
+                                  None if error is None else error.sentence(translate)))
+    return links
+
+
+def build(
+    db, game: Game, draft: list[rules.Announcement], translate,
+    cards: list[int | None] | None = None, why: str | None = None,
+) -> Board:
+    state = game.state
+    setup = state.setup
+    events = [rules.recorded_event(e, setup) for _, e in standing_events(db, game.id)]
+    steps = timeline(setup, events)
+    wins = to_win(state) if not state.finished else (None,) * setup.side_count
+
+    pads = [
+        SidePad(
+            index=side,
+            name=name,
+            score=state.scores[side],
+            to_win=wins[side],
+            announce=_announce_links(state, draft, side, translate),
+            hits=[
+                (value, _move(state, f"hit.{side}.{value}",
+                              {"type": "hit", "side": side, "value": value}, translate))
+                for value in setup.rules.hits
+            ],
+            missa=_move(state, f"missa.{side}", {"type": "missa", "side": side}, translate),
+        )
+        for side, name in enumerate(setup.sides)
+    ]
+    penalty = setup.rules.hidden_ronda_penalty
+    hidden = [
+        HiddenRonda(side, to, penalty, _move(
+            state, f"hidden_ronda.{side}.{to}",
+            {"type": "hidden_ronda", "side": side, "to": to}, translate))
+        for side in range(setup.side_count) for to in range(setup.side_count)
+        if to != side and penalty
+    ]
+    dealer = state.dealer
+    board = Board(
+        game=game,
+        state=state,
+        pads=pads,
+        draft=draft,
+        announce=_move(state, "announce", _announce_data(draft), translate) if draft else None,
+        chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
+        next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
+        # Whether the hand can end now (the count itself is asked in its sheet).
+        end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
+            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
+        last_trick={
+            result: _move(state, f"last_trick.{result}",
+                          {"type": "dealer_last_trick", "outcome": result}, translate)
+            for result in LAST_TRICK_OUTCOMES
+        } if setup.rules.dealer_last_trick else {},
+        hidden_rondas=hidden,
+        last_card_missa=_move(
+            state, f"missa_last.{dealer}",
+            {"type": "missa", "side": dealer, "last_card": True}, translate,
+        ) if state.last_deal and not state.finished else None,
+        recent=steps[::-1][:RECENT_STEPS],
+        undo_step=steps[-1] if steps else None,
+    )
+    board.just_done = _just_done(last_record(db, game.id))
+    if cards is not None:
+        board.end_preview = end_preview(state, cards, translate)
+    if why is not None:
+        board.notice = why_off(board, why)
+    return board
+
+
+def _just_done(record: tuple[str, dict] | None) -> str | None:
+    """The game's last tap, if it was one that is never meant twice within a
+    moment (its button then takes no tap for that moment: docs/BOARD.md)."""
+    if record is None:
+        return None
+    action, payload = record
+    if action == "undo":
+        return "undo"
+    return "next_deal" if action == "event" and payload.get("type") == "next_deal" else None
+
+
+def why_off(board: Board, why: str) -> str | None:
+    """The reason a link is off: an announcement's, named `<side>-<kind>`, or
+    the end of hand's (the board without JavaScript shows it when such a
+    link is tapped)."""
+    if why == "end_hand":
+        return board.end_hand.reason
+    for pad in board.pads:
+        for link in pad.announce:
+            if link.why == why:
+                return link.reason
+    return None
+
+
+def end_preview(state: rules.State, cards: list[int | None], translate) -> EndPreview:
+    """What the card count typed so far would give, asked of the engine."""
+    setup = state.setup
+    given = list(cards[: setup.side_count - 1])
+    early = not state.last_deal
+    missing = [side for side, count in enumerate(given) if count is None]
+    if missing:
+        reason = translate(MISSING_COUNT) % {"side": setup.sides[missing[0]]}
+        return EndPreview(given, None, None, reason, before_last_deal=early)
+    event_data = {"type": "end_hand", "cards": given + [None]}
+    try:
+        event = rules.parse_event(event_data, setup)
+    except rules.InvalidInput as error:  # more than the deck: nothing to compute
+        return EndPreview(given, None, None, error.sentence(translate), before_last_deal=early)
+    computed = event.counts()[-1]
+    after, error = outcome_of(state, event_data)
+    if error is not None:
+        return EndPreview(given, computed, None, error.sentence(translate),
+                          before_last_deal=early)
+    return EndPreview(given, computed, points_of(after.gains, setup.side_count), None,
+                      after.scores, early)
+
+
+MISSING_COUNT = N_("Type how many cards %(side)s took.")
+
+
+def _whole_or_text(value: str | None) -> Any:
+    """Form fields are text: whole numbers become ints, the rest goes to the
+    engine as it is, to be refused there with its own sentence."""
+    if value is None or value.strip() == "":
+        return None
+    value = value.strip()
+    return int(value) if _WHOLE.fullmatch(value) else value
+
+
+def card_counts(form: Mapping[str, str], setup: rules.Setup) -> list[Any]:
+    """The counts typed in the end-of-hand sheet, one per side but the last."""
+    return [_whole_or_text(form.get(f"cards{s}")) for s in range(setup.side_count - 1)]
+
+
+def event_for_move(move: str, form: Mapping[str, str], setup: rules.Setup) -> dict:
+    """The event a scoreboard move posts; unknown moves give an unknown type
+    (which the engine refuses with a sentence)."""
+    name, *args = move.split(".")
+    arg = [_whole_or_text(a) for a in args]
+    if name == "hit" and len(arg) == 2:
+        return {"type": "hit", "side": arg[0], "value": arg[1]}
+    if name == "missa" and len(arg) == 1:
+        return {"type": "missa", "side": arg[0]}
+    if name == "missa_last" and len(arg) == 1:
+        return {"type": "missa", "side": arg[0], "last_card": True}
+    if name == "hidden_ronda" and len(arg) == 2:
+        return {"type": "hidden_ronda", "side": arg[0], "to": arg[1]}
+    if name in ("chain_end", "next_deal"):
+        return {"type": name}
+    if name == "last_trick" and len(args) == 1:
+        return {"type": "dealer_last_trick", "outcome": args[0]}
+    if name == "announce":
+        return _announce_data(parse_draft(form.getlist("a"), setup))
+    if name == "reveal":
+        return {"type": "reveal",
+                "ranks": [_whole_or_text(form.get(f"rank{s}")) for s in range(setup.side_count)]}
+    if name == "end_hand":
+        return {"type": "end_hand", "cards": card_counts(form, setup) + [None]}
+    if name == "adjust":
+        return {"type": "adjust", "side": _whole_or_text(form.get("side")),
+                "points": _whole_or_text(form.get("points")), "note": form.get("note", "")}
+    return {"type": move[:40]}

@@ -1,0 +1,164 @@
+"""Events and gains in the scorer's words, for the board and the history."""
+
+from markupsafe import Markup
+from flask_babel import gettext as _
+
+from .. import engine as rules
+from .i18n import join_list
+from ..engine.errors import N_
+from ..engine.moves import Step, ToWin, points_of
+
+# The Spanish deck's figures (valet, cavalier, roi in French).
+RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
+# Unicode's directional isolates: the plain-text <bdi>. Around a number they
+# keep "+2" and "-3" whole in a right-to-left page; around a name and its
+# points, the pairs follow the page's direction. Invisible otherwise.
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+# The calls of the hit chain, by the value they score. The game's own words:
+# the same in every language, in Arabic script in Arabic.
+CALLS = {1: N_("Bount"), 5: N_("Khamsa"), 10: N_("Âachra")}
+
+
+# Each kind of gain a side's summary counts (engine.tally.COUNTS), by name.
+GAIN_NAMES = {
+    "ronda": N_("Ronda"),
+    "double_ronda": N_("Double Ronda"),
+    "tringa": N_("Tringa"),
+    "missa": N_("Missa"),
+    "bount": N_("Hit of 1 (Bount)"),
+    "khamsa": N_("Hit of 5 (Khamsa)"),
+    "aachra": N_("Hit of 10 (Âachra)"),
+    "cards": N_("Card bonus"),
+    "adjust": N_("Correction or penalty"),
+    "hidden_ronda": N_("Hidden Ronda penalty"),
+    "dealer_last_trick": N_("Dealer's last trick"),
+}
+
+
+def gain_name(kind: str) -> str:
+    return _(GAIN_NAMES[kind])
+
+
+def kind_name(kind: str) -> str:
+    """An announcement's kind: Ronda, Double Ronda, Tringa."""
+    return gain_name(kind)
+
+
+def hit_call(value: int) -> str | None:
+    """What the players call a hit of `value` (1 Bount, 5 Khamsa, 10 Âachra);
+    None for a house rule's other values."""
+    return _(CALLS[value]) if value in CALLS else None
+
+
+def rank_name(rank: int) -> str:
+    return f"{rank} ({_(RANK_NAMES[rank])})" if rank in RANK_NAMES else str(rank)
+
+
+def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
+    """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous"."""
+    if isinstance(event, rules.Announce):
+        return _("Announcements: %(list)s") % {"list": join_list(
+            announcement_text(a, sides) for a in event.announcements
+        )}
+    if isinstance(event, rules.Reveal):
+        return _("Ranks shown: %(list)s") % {"list": join_list(
+            f"{sides[s]} {rank_name(r)}" for s, r in enumerate(event.ranks) if r is not None
+        )}
+    if isinstance(event, rules.Hit):
+        call = hit_call(event.value)
+        if call:
+            return _("%(call)s (%(value)s) · %(side)s") % {
+                "call": call, "value": event.value, "side": sides[event.side]}
+        return _("Hit of %(value)s · %(side)s") % {"value": event.value, "side": sides[event.side]}
+    if isinstance(event, rules.ChainEnd):
+        return _("Chain over")
+    if isinstance(event, rules.Missa):
+        if event.last_card:
+            return _("Missa with the last card · %(side)s") % {"side": sides[event.side]}
+        return _("Missa · %(side)s") % {"side": sides[event.side]}
+    if isinstance(event, rules.NextDeal):
+        return _("Next deal")
+    if isinstance(event, rules.EndHand):
+        counts = event.counts()
+        return _("End of hand: %(list)s") % {"list": join_list(
+            _("%(side)s %(count)s cards") % {"side": sides[s], "count": c}
+            for s, c in enumerate(counts)
+        )}
+    if isinstance(event, rules.Adjust):
+        text = _("Correction %(points)+d · %(side)s") % {
+            "points": event.points, "side": sides[event.side]}
+        return f"{text} ({event.note})" if event.note else text
+    if isinstance(event, rules.HiddenRonda):
+        if event.to is None and len(sides) == 3:  # recorded before the receiver was named
+            return _("Hidden Ronda found out · %(side)s (penalty to each opponent)") % {
+                "side": sides[event.side]}
+        to = event.receivers(len(sides))[0]
+        return _("Hidden Ronda found out · %(side)s → %(to)s") % {
+            "side": sides[event.side], "to": sides[to]}
+    if isinstance(event, rules.DealerLastTrick):
+        return {
+            "twelve": _("Dealer's last trick with a 12"),
+            "one": _("Dealer's last trick with a 1"),
+            "missed": _("Dealer's last trick missed"),
+        }[event.outcome]
+    return event.type
+
+
+def side_points(step: Step, sides: tuple[str, ...]) -> list[tuple[str, int]]:
+    """The sides an event gave points to, with their points."""
+    totals = points_of(step.gains, len(sides))
+    return [(sides[s], p) for s, p in enumerate(totals) if p]
+
+
+def points_text(step: Step, sides: tuple[str, ...]) -> str:
+    """What an event gave: "Nous +2", with why a part of it scored nothing
+    ("last card: 0"), or "—" when it scored nothing and needs no reason (each
+    pair and each number isolated for right-to-left pages)."""
+    parts = [f"{FSI}{name} {LRI}{p:+d}{PDI}{PDI}" for name, p in side_points(step, sides)]
+    parts += notes_text(step)
+    return " · ".join(parts) or "—"
+
+
+# Why an event scored less than it might have (the engine's State.notes).
+NOTES = {
+    "chain_open": N_("counts when the chain stops"),
+    "awaiting_ranks": N_("waits for the ranks"),
+    "missa_last_card": N_("last card: 0"),
+    "missa_last_deal": N_("last deal: 0"),
+    "cards_none_over": N_("no card bonus"),
+}
+
+
+def notes_text(step: Step) -> list[str]:
+    """The engine's notes on an event, in words."""
+    return [_(NOTES[note]) for note in step.notes if note in NOTES]
+
+
+def to_win_text(to_win: ToWin | None) -> str:
+    """What a side needs to win, from the engine's answer."""
+    if to_win is None:
+        return ""
+    if to_win.points == 0:
+        return _("ahead: wins at the end of the hand")
+    if to_win.tied:
+        return _("tied: one more to win")
+    return _("needs %(points)s", points=to_win.points)
+
+
+def score_text(scores: tuple[int, ...]) -> str:
+    """The running score, "21 – 17", each number isolated."""
+    return " – ".join(f"{LRI}{s}{PDI}" for s in scores)
+
+
+def announcement_text(announcement: rules.Announcement, sides: tuple[str, ...]) -> str:
+    return f"{sides[announcement.side]} {kind_name(announcement.kind)}"
+
+
+def predicted(choice) -> Markup:
+    """` data-scores="a b"`: the scores a button's move would leave (a Move,
+    or the end-of-hand preview), for the page's script to show at once, before
+    the server has stored it; nothing when the move changes no score."""
+    scores = getattr(choice, "scores", None)
+    if not scores:
+        return Markup("")
+    return Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)

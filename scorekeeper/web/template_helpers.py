@@ -1,0 +1,93 @@
+"""Every template filter and global, registered from this one place
+(init_app); the small formatters that belong to no other module live here
+too. Wording of the game's events and rules: describe.py, rule_texts.py."""
+
+from datetime import date, datetime
+
+import segno
+from flask import Flask
+from flask_babel import format_date, format_datetime, format_decimal, format_percent, gettext
+from flask_babel import get_locale
+
+from . import assets, describe, forms, i18n, rule_texts
+from ..engine import RANKS, RULE_KEYS
+from ..engine.limits import LIMITS
+from ..service.nights import Tie
+
+
+def when(stored: str | None) -> str:
+    """A stored UTC time, in the server's time zone (the table's: it runs at home)."""
+    if not stored:
+        return ""
+    moment = datetime.fromisoformat(stored).astimezone()
+    return format_datetime(moment, "EEE d MMM y, HH:mm", rebase=False)
+
+
+def duration(minutes: int) -> str:
+    if minutes < 60:
+        return gettext("%(minutes)s min", minutes=minutes)
+    return gettext("%(hours)s h %(minutes)02d", hours=minutes // 60, minutes=minutes % 60)
+
+
+def percent(rate: float) -> str:
+    return format_percent(rate)
+
+
+def decimal(number: float) -> str:
+    return format_decimal(number, "0.0")
+
+
+def signed(number: float) -> str:
+    text = format_decimal(abs(number), "0.0")
+    return f"+{text}" if number > 0 else f"−{text}" if number < 0 else text
+
+
+def signed_whole(number: int) -> str:
+    """A margin in points: +12, −5, 0 (a real minus sign)."""
+    return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
+
+
+def names_list(names: list[str]) -> str:
+    """Names joined as the language writes a list (Arabic: «، »)."""
+    return ("، " if str(get_locale()) == "ar" else ", ").join(names)
+
+
+def tie_margins(tie: Tie) -> str:
+    return names_list([f"{label} {signed_whole(m)}" for label, m in zip(tie.labels, tie.margins)])
+
+
+def day(value: str) -> str:
+    """A stored day (YYYY-MM-DD) in the page's language."""
+    return format_date(date.fromisoformat(value), "EEE d MMM y")
+
+
+def qr_data_uri(url: str) -> str:
+    """A QR code of `url` as an inline SVG image, for a TV's browser to be pointed at."""
+    return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
+
+
+FILTERS = {
+    "when": when, "duration": duration, "percent": percent, "decimal": decimal,
+    "signed": signed, "signed_whole": signed_whole, "names_list": names_list, "day": day,
+    "join_list": i18n.join_list, "gain_name": describe.gain_name,
+    "rule_label": rule_texts.label,
+    "rule_value": lambda value, key: rule_texts.value_text(key, value),
+    "rules_summary": rule_texts.summary,
+    **{function.__name__: function for function in (
+        describe.kind_name, describe.hit_call, describe.rank_name, describe.event_text,
+        describe.points_text, describe.side_points, describe.score_text,
+        describe.announcement_text, describe.predicted, describe.notes_text,
+        describe.to_win_text,
+    )},
+}
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.filters.update(FILTERS)
+    app.jinja_env.globals.update(
+        asset=assets.asset, hidden_keys=forms.hidden_keys, tie_margins=tie_margins,
+        qr_data_uri=qr_data_uri, RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
+        RULE_KEYS=RULE_KEYS,
+    )
+    app.jinja_env.globals.update(LIMITS)  # DECK, ADJUST_LIMIT…: the engine's, never a template's
+    app.context_processor(i18n.language_context)

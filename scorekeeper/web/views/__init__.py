@@ -1,0 +1,1 @@
+"""The HTML pages: thin blueprints over the service layer and the engine."""

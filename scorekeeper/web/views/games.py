@@ -1,0 +1,358 @@
+"""The scoreboard: start a game, keep its score one tap at a time, see the result.
+
+Every action is a CSRF-protected form POST answered by a redirect; a
+request from the page's script (header X-Board) gets the updated board
+instead, to swap in place.
+"""
+
+import json
+import re
+from urllib.parse import parse_qsl, urlencode
+
+from flask import (
+    Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
+)
+from flask_babel import gettext
+
+from werkzeug.datastructures import MultiDict
+from wtforms.fields.choices import SelectChoice
+
+from .. import board as boards
+from .. import review
+from ...service import games, nights, players, presets
+from .. import rule_texts
+from ...service.clock import utc_now
+from ...storage.db import write_transaction
+from ..db import get_db
+from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
+from ..rule_forms import fill, rule_field_list, with_rule_fields
+from ..rule_forms import values as rule_values
+from ..errors import sentence_of, status_of
+from ...engine.errors import N_, InvalidInput, ScoringError
+from ...engine.limits import DECK, NAME_LENGTH
+from .shared import load_game_or_404, no_such_page, review_context
+
+bp = Blueprint("games", __name__)
+
+SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
+# A count in the query. Not str.isdigit: "²" is a digit that int() refuses,
+# and 5,000 digits are past int()'s limit.
+CARD_COUNT = re.compile(r"\d{1,4}")
+_INDEX = re.compile(r"\d")
+# The sides' names before any game was played, in the scorer's language.
+DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
+
+
+def _wants_board() -> bool:
+    return request.headers.get("X-Board") == "1"
+
+
+INCOMPLETE_FORM = N_("This button's form is incomplete: reload the page and tap again.")
+
+
+def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
+    """The end-of-hand sheet's counts so far, one per side but the last
+    (None until typed: the sheet starts empty)."""
+    if args.get("sheet") != "end":
+        return None
+    counts = []
+    for side in range(setup.side_count - 1):
+        value = args.get(f"cards{side}", "")
+        counts.append(min(DECK, int(value)) if CARD_COUNT.fullmatch(value) else None)
+    return counts
+
+
+def render_board(
+    game: games.Game, args: MultiDict | None = None, error: str | None = None, status: int = 200,
+    template: str | None = None, **context,
+):
+    """The board page, or only the board for the page's script. `args` are the
+    board's own query (draft announcements, open sheet, `why` a link is off);
+    `template` and `context`, another page around the board (the result and
+    the review)."""
+    args = request.args if args is None else args
+    db = get_db()
+    draft = boards.parse_draft(args.getlist("a"), game.setup)
+    why = args.get("why", "")[:40] or None
+    board = boards.build(db, game, draft, gettext, _cards_from_query(args, game.setup), why)
+    if error:
+        board.notice = error
+    if game.state.finished:
+        board.rematch = games.rematch_of(db, game.id)
+    if template is None:
+        template = "games/_board.html" if _wants_board() else "games/board.html"
+    html = render_template(
+        template,
+        board=board,
+        sheet=args.get("sheet"),
+        ask_early=args.get("ask") == "early",
+        play_form=PlayForm(formdata=None, token=one_time_token()),
+        undo_form=UndoForm(formdata=None, token=one_time_token(),
+                           expected_version=game.version),
+        rematch_form=PlayForm(formdata=None, token=one_time_token()),
+        # Where a refused tap comes back to: this board's query (a draft, a sheet).
+        back=urlencode([(k, v) for k, v in args.items(multi=True) if k not in ("why", "ask")])[:300],
+        # Once over, a club night's table leads back to its night (no query before that).
+        night=nights.night_of_games(get_db(), [game.id]).get(game.id)
+        if game.state.finished else None,
+        **context,
+    )
+    return Response(html, status=status, headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/games/<game_id>")
+def show(game_id: str):
+    game = load_game_or_404(game_id)
+    if game.state.finished and not _wants_board():
+        return render_finished(game)  # once over: the result, then the review
+    return render_board(game)
+
+
+def render_finished(game: games.Game):
+    """A game that is over: its result (the board's), then its review."""
+    try:
+        context = review_context(game)
+    except review.NoSuchPage as error:
+        return no_such_page(error.pages)
+    return render_board(game, MultiDict(), template="history/finished.html", pages_of="games.show",
+                        **context)
+
+
+def _show(game_id: str, query: str):
+    """The board with its own query (an open sheet): the board itself for the
+    page's script, with its address; else a redirect to it."""
+    url = _url(game_id, query)
+    if _wants_board():
+        response = render_board(load_game_or_404(game_id), MultiDict(parse_qsl(query)))
+        response.headers["X-Board-URL"] = url
+        return response
+    return redirect(url, 303)
+
+
+def _after_action(game_id: str, error: ScoringError | None = None, back: str = "",
+                  stay: str = ""):
+    """Where an action leads: the updated board for the script, else a redirect.
+    A refused action goes back to the board as it was (`back`, its query),
+    saying why; a done one closes the draft and the sheet it came from,
+    unless it asks to `stay` on its sheet (a query too)."""
+    if error is not None:
+        sentence = sentence_of(error)
+        if _wants_board():
+            return render_board(load_game_or_404(game_id), MultiDict(parse_qsl(_safe(back))),
+                                error=sentence, status=status_of(error))
+        flash(sentence, "error")
+        return redirect(_url(game_id, _safe(back)), 303)
+    return _show(game_id, _safe(stay))
+
+
+def _safe(query: str | None) -> str:
+    """A board query taken from a form, if it is one (else none)."""
+    query = (query or "")[:300]
+    return query if SAFE_BACK.fullmatch("?" + query) else ""
+
+
+def _url(game_id: str, query: str) -> str:
+    return url_for("games.show", game_id=game_id) + ("?" + query if query else "")
+
+
+def _count_query(counts: list, ask: bool = False) -> str:
+    """The end-of-hand sheet's query with these counts."""
+    pairs = [("sheet", "end")] + [(f"cards{side}", "" if count is None else str(count))
+                                  for side, count in enumerate(counts)]
+    return urlencode(pairs + ([("ask", "early")] if ask else []))
+
+
+def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | None:
+    """The end-of-hand sheet's own buttons, which record nothing: the
+    steppers and the preview (the board's query keeps the typed counts);
+    and the count's Confirm when it must ask first. None: record the count."""
+    setup = game.setup
+    counts = [c if type(c) is int and 0 <= c <= DECK else None
+              for c in boards.card_counts(form, setup)]
+    name, *args = move.split(".")
+    if name == "end_step" and len(args) == 2 and _INDEX.fullmatch(args[0]) \
+            and args[1] in ("-1", "1") and int(args[0]) < len(counts):
+        side = int(args[0])
+        # An empty count steps from the count that is worth nothing (20 of 40 for two sides).
+        worth_nothing = setup.rules.card_threshold_for(setup.side_count)
+        start = worth_nothing if counts[side] is None else counts[side]
+        counts[side] = max(0, min(DECK, start + int(args[1])))
+        return _show(game_id, _count_query(counts))
+    if name in ("end_step", "end_preview"):
+        return _show(game_id, _count_query(counts))
+    typed = boards.card_counts(form, setup)
+    missing = [side for side, count in enumerate(typed) if count is None]
+    if missing:
+        error = InvalidInput(boards.MISSING_COUNT, side=setup.sides[missing[0]])
+        return _after_action(game_id, error, _count_query(counts))
+    if not game.state.last_deal and form.get("early") != "1":
+        return _show(game_id, _count_query(counts, ask=True))
+    return None
+
+
+@bp.post("/games/<game_id>/play")
+def play(game_id: str):
+    game = load_game_or_404(game_id)
+    form = PlayForm()
+    if not form.validate():
+        return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
+    move = form.move.data
+    draft = _draft_of(form.back.data, game.setup)
+    waits = boards.draft_in_the_way(move, draft)
+    if waits is not None:
+        return _after_action(game_id, InvalidInput(waits), form.back.data or "")
+    if move.split(".")[0] in ("end_hand", "end_step", "end_preview"):
+        shown = _end_sheet(game_id, game, move, request.form)
+        if shown is not None:
+            return shown
+    event = boards.event_for_move(move, request.form, game.setup)
+    if form.expected_version.data is not None:
+        event["expected_version"] = form.expected_version.data
+    key = f"form:{form.token.data}:{move}"
+    try:
+        games.record(get_db(), game_id, event, key, utc_now())
+    except ScoringError as error:
+        return _after_action(game_id, error, form.back.data or "")
+    # A done tap closes its sheet but keeps the deal's marked announcements
+    # (once confirmed, they are no longer a draft).
+    kept = "" if move == "announce" else boards.draft_query(draft)
+    return _after_action(game_id, stay=request.form.get("stay", "") or kept)
+
+
+def _draft_of(back: str | None, setup) -> list:
+    """The announcements marked on the board a form came from (its query)."""
+    return boards.parse_draft(MultiDict(parse_qsl(_safe(back))).getlist("a"), setup)
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    game = load_game_or_404(game_id)
+    form = UndoForm()
+    if not form.validate():
+        return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
+    body = {"expected_version": form.expected_version.data}
+    kept = boards.draft_query(_draft_of(request.form.get("back"), game.setup))
+    try:
+        games.undo(get_db(), game_id, body, f"form:{form.token.data}:undo", utc_now())
+    except ScoringError as error:
+        return _after_action(game_id, error, kept)
+    return _after_action(game_id, stay=kept)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str):
+    """The game's rematch (rules.rematch), started once: a second tap, or
+    another phone's, leads to the same new game. A page navigation, also
+    with the page's script, so the address is the new game's."""
+    load_game_or_404(game_id)
+    form = PlayForm()
+    if not form.validate():
+        abort(400)
+    db = get_db()
+    night = nights.night_of_games(db, [game_id]).get(game_id)
+    with write_transaction(db):
+        game, created = games.rematch(db, game_id, utc_now())
+        if night is not None and created:  # at a club night, the rematch is its next table
+            nights.add_table(db, night.id, game.id, None, utc_now())
+    return redirect(url_for("games.show", game_id=game.id), 303)
+
+
+def _last_names() -> list[str]:
+    row = get_db().execute("SELECT sides FROM games ORDER BY created_at DESC LIMIT 1").fetchone()
+    names = json.loads(row[0]) if row else []
+    defaults = [gettext(name) for name in DEFAULT_NAMES]
+    return (names + defaults)[:3] if names else defaults
+
+
+NewGameRulesForm = with_rule_fields(NewGameForm)
+NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b")
+PARTNER_FIELDS = (("p0a", "p0b"), ("p1a", "p1b"))
+
+
+def _picked(args: MultiDict) -> dict[str, str]:
+    """A recent player's button (`pick=field:name`, a GET of the form without
+    JavaScript) fills that field."""
+    field, _, name = args.get("pick", "").partition(":")
+    return {field: name[:NAME_LENGTH]} if field in NAME_FIELDS else {}
+
+
+def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
+    """The sides' labels and, with four players, each side's partners: a
+    side with partners is "Karim & Salma", unless the scorer changed the name
+    the page offered for it."""
+    players_count = int(form.players.data)
+    names = [form.name0.data, form.name1.data]
+    if players_count == 3:
+        return names + [form.name2.data or ""], None
+    if players_count == 2:
+        return names, None
+    partners, labels = [], []
+    for side, fields in enumerate(PARTNER_FIELDS):
+        seated = [form[f].data.strip() for f in fields if (form[f].data or "").strip()]
+        typed = names[side].strip() != (form[f"given{side}"].data or "").strip()
+        label = names[side] if typed or not seated else " & ".join(seated)
+        labels.append(label if len(label) <= NAME_LENGTH else label[:NAME_LENGTH - 1] + "…")
+        partners.append(seated)
+    return labels, partners
+NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new():
+    """Sides, players, first dealer and the rules: a preset, which the scorer
+    may change for this game only. Choosing another preset reloads the form
+    (a GET that keeps what was typed)."""
+    db = get_db()
+    available = presets.all_presets(db)
+    form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
+    form.preset.choices = [SelectChoice(name) for name in available]
+    # A table of a club night: the night's rules unless another preset is chosen.
+    night = nights.get(db, request.values.get("night", ""))
+    chosen = request.values.get("preset")
+    if chosen not in available:
+        chosen = night.preset if night and night.preset in available else presets.default_name(db)
+    if request.method == "GET":
+        names = _last_names()
+        args = MultiDict(request.args)
+        for field, name in _picked(request.args).items():
+            args.setlist(field, [name])
+        for index, field in enumerate((form.name0, form.name1, form.name2)):
+            field.data = args.get(field.name, names[index])[:NAME_LENGTH]
+        for name in NAME_FIELDS[3:]:
+            form[name].data = args.get(name, "")[:NAME_LENGTH]
+        form.given0.data, form.given1.data = form.name0.data, form.name1.data
+        form.players.data = request.args.get("players", str(night.players) if night else "2")
+        form.first_dealer.data = request.args.get("first_dealer", "0")
+        form.preset.data = chosen
+        fill(form, available[chosen])
+        form.token.data = one_time_token()
+    elif form.validate():
+        sides, partners = _sides_and_partners(form)
+        first_dealer = int(form.first_dealer.data)
+        body = {
+            "sides": sides,
+            "players": int(form.players.data),
+            "rules": {"preset": form.preset.data, **rule_values(form)},
+            "first_dealer": first_dealer,
+        }
+        if partners is not None:
+            body["partners"] = partners
+        try:
+            if first_dealer >= len(sides):  # the third side, picked before choosing 2 or 4 players
+                form.first_dealer.errors = [gettext(NO_THIRD_DEALER)]
+                raise InvalidInput(NO_THIRD_DEALER)
+            if night is not None:
+                game = nights.start_table(db, night, body, f"new:{form.token.data}", utc_now(),
+                                          available)
+            else:
+                game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
+        except ScoringError as error:
+            if not form.first_dealer.errors:
+                form.form_errors.append(sentence_of(error))
+        else:
+            return redirect(url_for("games.show", game_id=game.id), 303)
+    status = 400 if form.errors or form.form_errors else 200
+    return render_template(
+        "games/new.html", form=form, fields=rule_field_list(form),
+        summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
+    ), status

@@ -1,0 +1,14 @@
+"""The home page: resume the game in progress, or start one, in one tap."""
+
+from flask import Blueprint, render_template
+
+from ...service import games
+from .. import resume
+from ..db import get_db
+
+bp = Blueprint("main", __name__)
+
+
+@bp.get("/")
+def index():
+    return render_template("main/index.html", running=games.running(get_db(), resume.wanted()))

@@ -1,0 +1,18 @@
+"""/pair: the page where a device already in opens the table to the next one."""
+
+from flask import Blueprint, render_template
+
+from ..access import network_base
+from ..pairing import CODE_SECONDS, codes, pairing_url, qr_code
+
+bp = Blueprint("pairing", __name__)
+
+
+@bp.get("/pair")
+def show():
+    """The page where a device already in opens the table to the next one."""
+    base = network_base()
+    url = pairing_url(base, codes().new()) if base else None
+    qr, size = qr_code(url) if url else (None, 0)
+    return render_template("access/pair.html", url=url, qr=qr, size=size,
+                           minutes=CODE_SECONDS // 60), 200, {"Cache-Control": "no-store"}

@@ -1,0 +1,110 @@
+"""House rules: the presets (built-in ones read-only, the table's own
+editable), the preset new games start with, and /rules, how scoring works
+under a preset, in plain words made from its values."""
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from flask_wtf import FlaskForm
+
+from ...service import presets
+from .. import rule_texts
+from ... import engine as rules
+from ...service.clock import utc_now
+from ..errors import sentence_of
+from ..db import get_db
+from ..rule_forms import PresetForm, fill, rule_field_list, values
+from ...engine.errors import ScoringError
+from ...engine.limits import NAME_LENGTH
+
+bp = Blueprint("settings", __name__)
+
+
+@bp.get("/settings")
+def index():
+    db = get_db()
+    return render_template(
+        "settings/index.html",
+        built_in=rules.BUILT_IN_PRESETS,
+        table=presets.table_presets(db),
+        default=presets.default_name(db),
+        form=FlaskForm(),
+    )
+
+
+@bp.post("/settings/default")
+def choose_default():
+    form = FlaskForm()
+    if not form.validate():
+        abort(400)
+    try:
+        presets.set_default(get_db(), request.form.get("preset", ""))
+    except ScoringError as error:
+        flash(sentence_of(error), "error")
+    else:
+        flash(gettext("New games now start with this preset."), "info")
+    return redirect(url_for("settings.index"), 303)
+
+
+def _edit(form, preset_id: str | None, status_ok: int = 200):
+    """Validate and save a preset form; the engine's checks are the last word."""
+    if form.validate_on_submit():
+        try:
+            presets.save(get_db(), form.name.data, values(form), utc_now(), preset_id)
+        except ScoringError as error:
+            form.name.errors = [*form.name.errors, sentence_of(error)]
+        else:
+            flash(gettext("Preset saved."), "info")
+            return redirect(url_for("settings.index"), 303)
+    status = 400 if form.errors or form.name.errors else status_ok
+    return render_template("settings/preset.html", form=form, fields=rule_field_list(form),
+                           preset_id=preset_id), status
+
+
+@bp.route("/settings/presets/new", methods=["GET", "POST"])
+def new_preset():
+    form = PresetForm()
+    if request.method == "GET":
+        source = request.args.get("from", "appli")
+        available = presets.all_presets(get_db())
+        rules_ = available.get(source, rules.BUILT_IN_PRESETS["appli"])
+        fill(form, rules_)
+        if source in available:
+            form.name.data = gettext("Copy of %(name)s", name=source)[:NAME_LENGTH]
+    return _edit(form, None)
+
+
+@bp.route("/settings/presets/<preset_id>", methods=["GET", "POST"])
+def edit_preset(preset_id: str):
+    preset = presets.table_preset(get_db(), preset_id)
+    if preset is None:
+        abort(404)
+    form = PresetForm()
+    if request.method == "GET":
+        form.name.data = preset["name"]
+        fill(form, preset["rules"])
+    return _edit(form, preset_id)
+
+
+@bp.route("/settings/presets/<preset_id>/delete", methods=["GET", "POST"])
+def delete_preset(preset_id: str):
+    preset = presets.table_preset(get_db(), preset_id)
+    if preset is None:
+        abort(404)
+    form = FlaskForm()
+    if request.method == "POST" and form.validate():
+        presets.delete(get_db(), preset_id)
+        flash(gettext("Preset deleted. Games played with it keep their rules."), "info")
+        return redirect(url_for("settings.index"), 303)
+    return render_template("settings/delete.html", preset=preset, form=form)
+
+
+@bp.get("/rules")
+def explain():
+    db = get_db()
+    available = presets.all_presets(db)
+    name = request.args.get("preset") or presets.default_name(db)
+    if name not in available:
+        abort(404)
+    chosen = available[name]
+    return render_template("settings/rules.html", name=name, rules=chosen,
+                           sections=rule_texts.explain(chosen), names=list(available))

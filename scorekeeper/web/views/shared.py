@@ -1,0 +1,80 @@
+"""What the pages share: a game or a 404, a list's page number and name
+filter and the answer past its last page, a game's review (its own page and
+a finished game's), the chart of a name's gains."""
+
+import re
+
+from flask import abort, request
+from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
+
+from .. import charts, review
+from ..db import get_db
+from ..describe import gain_name
+from ..errors import error_answer
+from ..forms import one_time_token
+from ..history_forms import ConfirmForm
+from ..i18n import join_list
+from ..template_helpers import decimal
+from ...engine import tally
+from ...engine.errors import N_, InvalidInput
+from ...engine.names import clean_name
+from ...engine.newgame import NAME_LENGTH
+from ...service import games, history
+from ...storage import store
+
+PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
+
+
+def load_game_or_404(game_id: str) -> games.Game:
+    try:
+        return games.load(get_db(), game_id)
+    except games.GameNotFound:
+        abort(404)
+
+
+def page_number(args: MultiDict) -> int:
+    """?page=, from 1; anything else is a 400 with a sentence."""
+    value = args.get("page", "1")
+    if not PAGE_NUMBER.fullmatch(value):
+        raise InvalidInput(N_("The page number must be a whole number from 1."))
+    return int(value)
+
+
+def name_filter(args: MultiDict, field: str = "name") -> str | None:
+    value = clean_name(args.get(field, ""))
+    if len(value) > NAME_LENGTH:
+        raise InvalidInput(N_("A name has at most %(length)s characters."), length=NAME_LENGTH)
+    return value or None
+
+
+def no_such_page(pages: int):
+    return error_answer(
+        gettext("There is no such page: the list has %(pages)s.", pages=pages), 404)
+
+
+def confirm_form() -> ConfirmForm:
+    return ConfirmForm(formdata=None, token=one_time_token())
+
+
+def review_context(game: games.Game) -> dict:
+    """A game's review, this request's page of it (review.NoSuchPage past the last)."""
+    db = get_db()
+    return {
+        "review": review.build(game.setup, store.log(db, game.id), game.state,
+                               page_number(request.args)),
+        "line": history.game_line(db, game.id),
+        "restore_form": confirm_form(),
+    }
+
+
+def bars(rows: list[tuple[str, float, str]], scale: float | None = None):
+    """A bar chart and its text alternative (every bar in words)."""
+    chart = charts.bar_chart(rows, scale)
+    return chart, join_list(f"{label} {text}" for label, _, text in rows)
+
+
+def gains_bars(gains):
+    """The chart of each kind of gain per game (a name's, a person's)."""
+    return bars([(gain_name(kind), gains.per_game(kind), decimal(gains.per_game(kind)))
+                 for kind in tally.COUNTS if gains.counts[kind]])

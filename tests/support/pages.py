@@ -1,0 +1,25 @@
+"""A game started through the new-game page, a board's state by its API
+twin, a page's text without its tags."""
+
+import re
+
+from support.page_forms import forms_of, submit
+
+
+def start_game(client, players="2", names=("Nous", "Eux", ""), preset="appli", dealer="0"):
+    # Choosing a preset reloads the form with its rules, as the page does.
+    html = client.get(f"/games/new?preset={preset}").get_data(as_text=True)
+    form = forms_of(html)[0]
+    extra = {"players": players, "name0": names[0], "name1": names[1], "name2": names[2],
+             "first_dealer": dealer}
+    response = submit(client, form, extra=extra)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def api_state(client, board_url):
+    return client.get("/api" + board_url).get_json()
+
+
+def text(html):
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())

@@ -1,0 +1,100 @@
+"""A scorer's gestures on the scoreboard, and the phones that make them
+(a context of the one Chromium configuration), for the browser tests."""
+
+import time
+
+from playwright.sync_api import Page, expect
+
+from scorekeeper.testing.chromium import PHONE, TABLE_HOST
+from scorekeeper.web import access
+
+# A server that phones reach as TABLE_HOST: it lets that name in, with known keys.
+TABLE_KEY, TABLE_SECRET = "tablekey2345", "a secret for the table tests only"
+TABLE_ENV = {"FLASK_ALLOWED_HOSTS": TABLE_HOST, "FLASK_ACCESS_KEY": TABLE_KEY,
+             "FLASK_SECRET_KEY": TABLE_SECRET}
+
+
+def context_for(browser, server, **options):
+    """A phone's browser context on `server` (PHONE, then `options`)."""
+    settings = dict(PHONE, base_url=server.url)
+    settings.update(options)
+    return browser.new_context(**settings)
+
+
+def table_url(server) -> str:
+    return f"http://{TABLE_HOST}:{server.port}"
+
+
+def let_in(context, server) -> None:
+    """Give a phone the table's access cookie, as a pairing code or the typed
+    key does (scorekeeper/web/access.py). The one place that knows how a phone gets in."""
+    context.add_cookies([{
+        "name": access.COOKIE, "value": access.cookie_value(TABLE_KEY, TABLE_SECRET),
+        "url": table_url(server), "httpOnly": True, "sameSite": "Lax",
+    }])
+
+
+def table_phone(browser, server, **options):
+    """A phone at the table: the server's address on the local network, let in."""
+    context = context_for(browser, server, base_url=table_url(server), **options)
+    let_in(context, server)
+    return context
+
+
+def version(page: Page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+# The page counts a second tap on the same control within 400 ms as the same
+# tap (a double tap): a scorer's next tap on it comes later, and so do ours,
+# counted from the moment the page took the previous one.
+SAME_CONTROL_S = 0.6
+_last_taps: dict[tuple[int, str], float] = {}
+
+
+def _not_a_double_tap(page: Page, name: str) -> None:
+    last = _last_taps.get((id(page), name), 0.0)
+    time.sleep(max(0.0, last + SAME_CONTROL_S - time.monotonic()))
+
+
+def tap(page: Page, name: str, role: str = "button") -> None:
+    """Tap the control named `name` and wait until the game has taken it."""
+    before = version(page)
+    _not_a_double_tap(page, name)
+    page.get_by_role(role, name=name, exact=True).tap()
+    page.wait_for_function(
+        "v => { const b = document.getElementById('board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+    _last_taps[(id(page), name)] = time.monotonic()
+
+
+def mark(page: Page, name: str, then: str) -> None:
+    """Tap a link that changes the page but not the game (a draft, a sheet),
+    and wait for what it shows (`then`, a text)."""
+    _not_a_double_tap(page, name)
+    page.get_by_role("link", name=name, exact=True).tap()
+    expect(page.get_by_text(then).first).to_be_visible()
+    _last_taps[(id(page), name)] = time.monotonic()
+
+
+def start_game(page: Page, players: str | None = None, names: tuple[str, str] = ("Nous", "Eux")) -> None:
+    """A new game from the home page. The names are typed in: the form offers
+    the last ones used, which other tests on the same server may have changed."""
+    page.goto("/")
+    page.get_by_role("link", name="Nouvelle partie").tap()
+    if players:
+        page.get_by_label(players).check()
+    page.get_by_label("Premier camp").fill(names[0])
+    page.get_by_label("Deuxième camp").fill(names[1])
+    page.get_by_role("button", name="Commencer la partie").tap()
+    expect(page.locator("#board")).to_be_visible()
+
+
+def scores(page: Page) -> list[int]:
+    return [int(t) for t in page.locator(".points").all_inner_texts()]
+
+
+def expect_scores(page: Page, *values: int) -> None:
+    for side, value in enumerate(values):
+        expect(page.locator(f"#score-{side}")).to_have_text(str(value))

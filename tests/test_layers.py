@@ -1,0 +1,170 @@
+"""The package's shape (README, "Layout"): engine, storage, service, web and
+testing, each importing only the layers below it; Flask in the web layer
+alone; no import cycles; every module importable on its own."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "scorekeeper"
+
+# What each layer may import of the app (besides itself).
+MAY_IMPORT = {
+    "engine": set(),
+    "storage": {"engine"},
+    "service": {"engine", "storage"},
+    "testing": {"engine", "storage", "service"},
+    "web": {"engine", "storage", "service"},
+    "serve": {"web", "storage"},
+    "": {"web"},  # the package's __init__: create_app
+}
+WEB_LIBRARIES = {"flask", "flask_babel", "flask_wtf", "werkzeug", "wtforms", "jinja2",
+                 "markupsafe", "babel", "waitress"}  # not click: sqlite-utils uses it too
+DATABASE_LIBRARIES = {"sqlite3", "sqlite_utils"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def imports_of(module: str) -> set[str]:
+    """Every module `module` imports, wherever the import statement stands
+    (a function-level import hides a cycle, it does not remove it)."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module
+            found.add(source)
+            found.update(f"{source}.{alias.name}" for alias in node.names
+                         if f"{source}.{alias.name}" in MODULES)
+    return found
+
+
+def app_imports(module: str) -> set[str]:
+    return {m for m in imports_of(module) if m in MODULES and m != "scorekeeper"} | (
+        {"scorekeeper"} if "scorekeeper" in imports_of(module)
+        and module != "scorekeeper" and layer_of(module) in ("", "serve") else set())
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_each_module_imports_only_the_layers_below_its_own(module):
+    layer = layer_of(module)
+    allowed = MAY_IMPORT[layer] | {layer}
+    wrong = {m for m in app_imports(module) if m != "scorekeeper" and layer_of(m) not in allowed}
+    assert not wrong, f"{module} ({layer}) imports {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_web_layer_imports_the_web_framework(module):
+    libraries = {m.split(".")[0] for m in imports_of(module)}
+    if layer_of(module) in ("engine", "storage", "service", "testing"):
+        assert not libraries & WEB_LIBRARIES, module
+    if layer_of(module) == "engine":
+        assert not libraries & DATABASE_LIBRARIES, module
+
+
+def test_the_package_has_no_import_cycle():
+    graph = {m: {i for i in app_imports(m) if i != "scorekeeper"} for m in MODULES}
+    # A package's __init__ runs before its modules: importing the package is
+    # importing its __init__, which the graph already holds.
+    cycles, done = [], set()
+
+    def visit(module, path):
+        if module in path:
+            cycles.append(path[path.index(module):] + [module])
+            return
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            visit(imported, path + [module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+# One interpreter imports each module as if it were the first of the app's
+# it met (the app's modules forgotten in between, the libraries kept), then
+# says which libraries the engine's and the service's imports brought in.
+ALONE = """
+import sys
+names = sys.argv[1:]
+failed = []
+for name in names:
+    for loaded in [m for m in sys.modules if m == "scorekeeper" or m.startswith("scorekeeper.")]:
+        del sys.modules[loaded]
+    try:
+        __import__(name)
+    except Exception as error:
+        failed.append(f"{name}: {type(error).__name__}: {error}")
+print("\\n".join(failed))
+"""
+
+
+def test_every_module_imports_alone():
+    result = subprocess.run([sys.executable, "-c", ALONE, *sorted(MODULES)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
+
+
+PROBE = """
+import sys
+for name in sys.argv[1:]:
+    __import__(name)
+print(" ".join(sorted({m.split(".")[0] for m in sys.modules})))
+"""
+
+
+def libraries_loaded_by(layers: tuple[str, ...]) -> set[str]:
+    names = [m for m in MODULES if layer_of(m) in layers]
+    result = subprocess.run([sys.executable, "-c", PROBE, *names], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
+
+
+def test_the_engine_brings_in_no_web_and_no_database():
+    assert libraries_loaded_by(("engine",)) & (WEB_LIBRARIES | DATABASE_LIBRARIES) == set()
+
+
+def test_storage_service_and_testing_bring_in_no_web_framework():
+    loaded = libraries_loaded_by(("storage", "service", "testing"))
+    assert "sqlite_utils" in loaded  # the probe sees what they do load
+    assert loaded & WEB_LIBRARIES == set()
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in tests/support, fixtures in the conftest files."""
+    tests = ROOT / "tests"
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                leaf = name.split(".")[-1]
+                assert not leaf.startswith("test_") and leaf != "conftest", (path, name)

@@ -1,0 +1,296 @@
+"""The scoreboard through the test client, as a browser without JavaScript
+uses it: every action a form POST answered by a redirect (CSRF on)."""
+
+from support.page_forms import find_button, forms_of, press, submit
+from support.pages import api_state, start_game, text
+
+
+def test_home_offers_a_new_game_and_then_resumes_the_running_one(french):
+    home = french.get("/").get_data(as_text=True)
+    assert "Nouvelle partie" in home and "Reprendre" not in home
+    board = start_game(french)
+    home = french.get("/").get_data(as_text=True)
+    assert "Reprendre la partie" in home and f'href="{board}"' in home
+
+
+def test_new_game_names_start_as_nous_and_eux_then_the_last_ones_used(french):
+    html = french.get("/games/new").get_data(as_text=True)
+    assert 'value="Nous"' in html and 'value="Eux"' in html
+    start_game(french, names=("Ali", "Karim", ""))
+    html = french.get("/games/new").get_data(as_text=True)
+    assert 'value="Ali"' in html and 'value="Karim"' in html
+
+
+def test_new_game_refuses_bad_names_beside_the_form(french):
+    html = french.get("/games/new").get_data(as_text=True)
+    response = submit(french, forms_of(html)[0], extra={
+        "players": "2", "name0": "Nous", "name1": "nous", "preset": "appli", "first_dealer": "0"})
+    assert response.status_code == 400
+    assert "Chaque camp doit avoir son propre nom." in response.get_data(as_text=True)
+    assert french.get("/").get_data(as_text=True).count("Reprendre") == 0
+
+
+def test_the_new_game_form_is_applied_once_however_often_it_is_sent(french):
+    html = french.get("/games/new").get_data(as_text=True)
+    form = forms_of(html)[0]
+    first = submit(french, form)
+    again = submit(french, form)
+    assert first.headers["Location"] == again.headers["Location"]
+
+
+def test_the_board_shows_scores_target_needs_hand_deal_and_dealer(french):
+    board = start_game(french, dealer="1")
+    page = text(french.get(board).get_data(as_text=True))
+    assert "Manche 1 · Donne 1/6" in page
+    assert "Donneur : Eux" in page
+    assert "Partie en 33" in page
+    assert page.count("encore 33") == 2
+
+
+def test_a_tap_scores_and_redirects_to_the_board(french):
+    board = start_game(french)
+    response = press(french, board, "missa.1")
+    assert response.status_code == 303 and response.headers["Location"] == board
+    assert api_state(french, board)["scores"] == [0, 1]
+    assert "Missa · Eux" in text(french.get(board).get_data(as_text=True))
+
+
+def test_buttons_that_cannot_apply_are_disabled_and_say_why(french):
+    board = start_game(french)
+    html = french.get(board).get_data(as_text=True)
+    _, five = find_button(html, "hit.0.5")
+    # Off, and pointing to its reason (which a tap on it shows).
+    assert five.attrs.get("aria-disabled") == "true" and "disabled" not in five.attrs
+    hint = five.attrs["aria-describedby"]
+    assert f'<p id="{hint}">Le 5 suit un 1 ouvert de l&#39;autre camp.</p>' in html
+    press(french, board, "hit.0.1")
+    html = french.get(board).get_data(as_text=True)
+    assert not find_button(html, "hit.1.5")[1].disabled  # the other side may follow
+    assert find_button(html, "hit.0.5")[1].disabled  # not the same side
+    assert "Chaîne : Nous +1, pas encore compté" in text(html)
+    # The deal's first card is played: the announcements stay open (BAREME §5).
+    assert f'href="{board}?a=1-ronda" data-swap aria-label="Ronda pour Eux"' in html
+
+
+def test_the_chain_strip_ends_the_chain_for_its_last_player(french):
+    board = start_game(french)
+    press(french, board, "hit.0.1")
+    press(french, board, "hit.1.5")
+    assert api_state(french, board)["chain"] == {"side": 1, "value": 5}
+    press(french, board, "chain_end")
+    assert api_state(french, board)["scores"] == [0, 5]
+
+
+def test_a_double_tap_on_one_button_scores_once(french):
+    board = start_game(french)
+    html = french.get(board).get_data(as_text=True)
+    form, button = find_button(html, "missa.0")
+    submit(french, form, button)
+    submit(french, form, button)  # the same page, the same button: a double tap
+    state = api_state(french, board)
+    assert state["scores"] == [1, 0] and state["version"] == 1
+    # Another button of the same page is another tap.
+    submit(french, *find_button(html, "missa.1"))
+    assert api_state(french, board)["scores"] == [1, 1]
+
+
+def test_a_tap_sent_again_later_is_checked_against_the_version_it_was_made_on(french):
+    """What the page's outbox sends for a tap that waited for the server: its
+    own token and the version of the game it was made on (expected_version)."""
+    board = start_game(french)
+    html = french.get(board).get_data(as_text=True)
+    form, button = find_button(html, "missa.0")
+    made_on = {"expected_version": "0"}
+    submit(french, *find_button(html, "missa.1"))  # meanwhile, another tap counted
+    refused = submit(french, form, button, extra=made_on, headers={"X-Board": "1"})
+    assert refused.status_code == 409
+    assert "La partie a changé" in text(refused.get_data(as_text=True))
+    assert api_state(french, board)["scores"] == [0, 1]
+    # Made on the game as it is: it counts, and sent once more it counts once.
+    current = {"expected_version": "1"}
+    assert submit(french, form, button, extra=current, headers={"X-Board": "1"}).status_code == 200
+    again = submit(french, form, button, extra=made_on, headers={"X-Board": "1"})
+    assert again.status_code == 200  # its key is known: answered, not applied again
+    assert api_state(french, board)["version"] == 2
+    fresh = french.get(board).get_data(as_text=True)
+    bad = submit(french, *find_button(fresh, "missa.1"), extra={"expected_version": "x"})
+    assert bad.status_code == 303 and api_state(french, board)["version"] == 2
+
+
+def test_announcements_are_marked_then_confirmed_once(french):
+    board = start_game(french)
+    html = french.get(board).get_data(as_text=True)
+    assert f'href="{board}?a=0-ronda"' in html
+    draft = board + "?a=0-ronda&a=1-tringa"
+    page = text(french.get(draft).get_data(as_text=True))
+    assert "Annonces : Nous Ronda, Eux Tringa" in page
+    assert api_state(french, board)["version"] == 0  # marking changes nothing
+    press(french, draft, "announce")
+    assert api_state(french, board)["scores"] == [0, 6]
+
+
+def test_ranks_are_asked_when_the_kind_does_not_decide(french):
+    board = start_game(french)
+    press(french, board + "?a=0-ronda&a=1-ronda", "announce")
+    state = api_state(french, board)
+    assert state["awaiting_reveal"] and state["scores"] == [0, 0]
+    page = french.get(board).get_data(as_text=True)
+    assert "Rondas à départager" in text(page)
+    assert find_button(page, "next_deal")[1].disabled
+    sheet = french.get(board + "?sheet=ranks").get_data(as_text=True)
+    assert "Meilleure Ronda de Nous" in sheet and "Cavalier" in sheet
+    press(french, board + "?sheet=ranks", "reveal", {"rank0": "7", "rank1": "11"})
+    state = api_state(french, board)
+    assert state["scores"] == [0, 2] and not state["awaiting_reveal"]
+
+
+def test_a_missing_rank_is_refused_with_a_sentence(french):
+    board = start_game(french)
+    press(french, board + "?a=0-ronda&a=1-ronda", "announce")
+    response = press(french, board + "?sheet=ranks", "reveal", {"rank0": "7"})
+    assert response.status_code == 303
+    page = french.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Donnez le rang de la meilleure annonce de Eux." in page
+    assert api_state(french, board)["awaiting_reveal"]
+
+
+def test_the_end_of_hand_sheet_shows_the_complement_and_the_points(french):
+    board = start_game(french)
+    for _ in range(5):
+        press(french, board, "next_deal")  # the hand's last deal
+    page = text(french.get(board + "?sheet=end&cards0=23").get_data(as_text=True))
+    assert "Eux : 17 cartes (40 moins le reste)" in page
+    assert "Nous +3 · Eux +0" in page
+    press(french, board + "?sheet=end&cards0=23", "end_hand")
+    state = api_state(french, board)
+    assert state["scores"] == [3, 0] and state["hand"] == 2 and state["deal"] == 1
+
+
+def test_the_end_of_hand_stepper_moves_one_card_at_a_time(french):
+    board = start_game(french)
+    response = press(french, board + "?sheet=end&cards0=23", "end_step.0.1")
+    assert response.headers["Location"] == board + "?sheet=end&cards0=24"
+    # The typed count, not the one the page was drawn with, is the one stepped.
+    response = press(french, board + "?sheet=end&cards0=23", "end_step.0.-1", {"cards0": "12"})
+    assert response.headers["Location"] == board + "?sheet=end&cards0=11"
+    # An empty count steps from 20, the count worth nothing.
+    response = press(french, board + "?sheet=end", "end_step.0.1")
+    assert response.headers["Location"] == board + "?sheet=end&cards0=21"
+    assert api_state(french, board)["version"] == 0
+
+
+def test_three_sides_give_two_counts_and_the_third_is_computed(french):
+    board = start_game(french, players="3", names=("A", "B", "C"))
+    for _ in range(3):
+        press(french, board, "next_deal")  # the hand's last deal
+    page = text(french.get(board + "?sheet=end&cards0=14&cards1=14").get_data(as_text=True))
+    assert "C : 12 cartes" in page and "A +1 · B +1 · C +0" in page
+    press(french, board + "?sheet=end&cards0=14&cards1=14", "end_hand")
+    assert api_state(french, board)["scores"] == [1, 1, 0]
+
+
+def test_undo_says_what_it_undoes_and_steps_back(french):
+    board = start_game(french)
+    press(french, board, "missa.1")
+    html = french.get(board).get_data(as_text=True)
+    assert "Annuler : Missa · Eux" in html
+    form = [f for f in forms_of(html) if f.action.endswith("/undo")][0]
+    submit(french, form)
+    assert api_state(french, board)["scores"] == [0, 0]
+
+
+def test_an_undo_from_an_out_of_date_screen_is_refused(french):
+    board = start_game(french)
+    press(french, board, "missa.0")
+    stale = french.get(board).get_data(as_text=True)
+    press(french, board, "missa.1")  # another phone taps meanwhile
+    form = [f for f in forms_of(stale) if f.action.endswith("/undo")][0]
+    response = submit(french, form)
+    assert api_state(french, board)["scores"] == [1, 1]
+    page = french.get(response.headers["Location"]).get_data(as_text=True)
+    assert "La partie a changé sur un autre téléphone depuis l&#39;affichage de cet écran" in page
+
+
+def test_a_refused_tap_shows_the_engines_sentence_and_changes_nothing(french):
+    board = start_game(french)
+    html = french.get(board).get_data(as_text=True)
+    form, _ = find_button(html, "missa.0")
+    response = submit(french, form, extra={"move": "hit.0.5"})
+    assert response.status_code == 303
+    page = french.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Le 5 suit un 1 ouvert de l&#39;autre camp." in page
+    assert api_state(french, board)["version"] == 0
+
+
+def test_the_page_script_gets_the_board_alone(french):
+    board = start_game(french)
+    html = french.get(board).get_data(as_text=True)
+    form, button = find_button(html, "missa.0")
+    response = submit(french, form, button, headers={"X-Board": "1"})
+    assert response.status_code == 200 and response.headers["X-Board-URL"] == board
+    body = response.get_data(as_text=True)
+    assert body.lstrip().startswith('<div id="board"') and "<html" not in body
+    assert 'data-version="1"' in body
+
+
+def test_a_correction_is_a_gain_like_the_others(french):
+    board = start_game(french)
+    press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "-3", "note": "faute"})
+    assert api_state(french, board)["scores"] == [0, -3]
+    assert "Correction -3 · Eux (faute)" in text(french.get(board).get_data(as_text=True))
+
+
+def test_the_game_over_page_names_the_winner_and_offers_a_rematch(french):
+    board = start_game(french, names=("Ali", "Karim", ""), preset="classique")
+    press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "40"})
+    press(french, board, "missa.1")
+    page = text(french.get(board).get_data(as_text=True))
+    assert "Karim gagne !" in page and "Ali 0 – Karim 41" in page
+    response = press(french, board, "rematch")
+    rematch = response.headers["Location"]
+    assert rematch != board
+    state = api_state(french, rematch)
+    assert state["sides"] == ["Ali", "Karim"] and state["rules"]["preset"] == "classique"
+    assert state["rules"]["target"] == 41 and state["first_dealer"] == 1
+    assert state["version"] == 0
+
+
+def test_undo_from_the_result_reopens_the_game(french):
+    board = start_game(french)
+    press(french, board + "?sheet=more", "adjust", {"side": "0", "points": "33"})
+    assert api_state(french, board)["finished"]
+    html = french.get(board).get_data(as_text=True)
+    submit(french, [f for f in forms_of(html) if f.action.endswith("/undo")][0])
+    assert not api_state(french, board)["finished"]
+
+
+def test_double_ronda_is_offered_only_where_a_four_card_hand_exists(french):
+    classique = start_game(french, players="4", preset="classique")
+    assert "Double Ronda" in french.get(classique).get_data(as_text=True)
+    appli = start_game(french, players="4", preset="appli")
+    assert "Double Ronda" not in french.get(appli).get_data(as_text=True)
+
+
+def test_house_rule_buttons_show_only_when_the_rule_is_on(french):
+    appli = start_game(french)
+    html = french.get(appli + "?sheet=more").get_data(as_text=True)
+    assert "Ronda cachée" not in html and "Dernier pli" not in html
+    classique = start_game(french, preset="classique")
+    press(french, classique + "?sheet=more", "hidden_ronda.0.1")
+    assert api_state(french, classique)["scores"] == [0, 5]
+    press(french, classique + "?sheet=more", "last_trick.twelve")
+    assert api_state(french, classique)["scores"] == [5, 5]  # Nous deals the first hand
+
+
+def test_every_board_page_and_sheet_renders(french):
+    board = start_game(french)
+    for query in ("", "?sheet=end", "?sheet=more", "?sheet=ranks", "?sheet=nope",
+                  "?a=9-ronda&a=x", "?sheet=end&cards0=abc", "?sheet=end&cards0=99"):
+        assert french.get(board + query).status_code == 200, query
+
+
+def test_an_unknown_game_is_a_page_not_a_traceback(french):
+    response = french.get("/games/nope")
+    assert response.status_code == 404 and "Erreur 404" in response.get_data(as_text=True)
+    response = french.post("/games/nope/play", data={"move": "missa.0"})
+    assert response.status_code in (400, 404)

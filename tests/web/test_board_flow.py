@@ -1,0 +1,246 @@
+"""What a table does, through the pages without JavaScript (issue 11): the
+card count typed is the one recorded, a hand ended early asks once, late
+announcements, the hidden Ronda's receiver, the last card's missa, what each
+side needs to win, the rematch, and the board's words."""
+
+import html
+import re
+
+from support.page_forms import find_button, forms_of, press, submit
+from support.pages import api_state, start_game, text
+
+
+def api(client, board, event):
+    response = client.post("/api" + board + "/events", json=event)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def last_deal(client, board, deals=5):
+    for _ in range(deals):
+        api(client, board, {"type": "next_deal"})
+
+
+def words(response):
+    return text(html.unescape(response.get_data(as_text=True)))
+
+
+# -- the card count ---------------------------------------------------------------------------
+
+def test_the_count_sheet_starts_empty_and_cannot_be_confirmed_empty(french):
+    board = start_game(french)
+    last_deal(french, board)
+    page = french.get(board + "?sheet=end").get_data(as_text=True)
+    form, confirm = find_button(page, "end_hand")
+    assert ("cards0", "") in form.fields and confirm.disabled
+    response = submit(french, form, confirm)
+    assert response.status_code == 303 and "sheet=end" in response.headers["Location"]
+    assert "Tapez combien de cartes Nous a ramassées." in words(
+        french.get(response.headers["Location"]))
+    assert api_state(french, board)["version"] == 5
+
+
+def test_the_count_typed_is_the_count_recorded(french):
+    board = start_game(french)
+    last_deal(french, board)
+    # The sheet as first shown (empty), the count typed in, then Confirm: no preview between.
+    page = french.get(board + "?sheet=end").get_data(as_text=True)
+    # The field typed in belongs to the form that Confirm posts (not a copy of it).
+    confirm_form = [f for f in re.findall(r"<form.*?</form>", page, re.S) if "end_hand" in f]
+    assert len(confirm_form) == 1
+    assert re.search(r'<input id="cards0" name="cards0" type="number"', confirm_form[0])
+    form, confirm = find_button(page, "end_hand")
+    submit(french, form, confirm, {"cards0": "17"})
+    state = api_state(french, board)
+    assert state["scores"] == [0, 3] and state["hand"] == 2
+
+
+def test_a_count_confirmed_before_the_last_deal_asks_once_more(french):
+    board = start_game(french)
+    response = press(french, board + "?sheet=end&cards0=25", "end_hand")
+    assert response.headers["Location"] == board + "?sheet=end&cards0=25&ask=early"
+    assert api_state(french, board)["version"] == 0
+    asked = french.get(response.headers["Location"])
+    assert "La manche n'est pas finie (donne 1 sur 6) : la terminer maintenant ?" in words(asked)
+    form, yes = find_button(asked.get_data(as_text=True), "end_hand")
+    assert ("early", "1") in form.fields and yes.label == "Oui, terminer la manche maintenant"
+    submit(french, form, yes)
+    state = api_state(french, board)
+    assert state["scores"] == [5, 0] and state["hand"] == 2
+
+
+def test_on_the_last_deal_the_count_is_not_asked_twice(french):
+    board = start_game(french)
+    last_deal(french, board)
+    press(french, board + "?sheet=end&cards0=25", "end_hand")
+    assert api_state(french, board)["hand"] == 2
+
+
+# -- announcements ------------------------------------------------------------------------------
+
+def test_announcements_stay_open_for_the_whole_deal_until_confirmed(french):
+    board = start_game(french)
+    api(french, board, {"type": "hit", "side": 0, "value": 1})
+    api(french, board, {"type": "missa", "side": 1})
+    press(french, board + "?a=0-tringa", "announce")
+    assert api_state(french, board)["scores"] == [6, 1]  # the hit, the missa, the Tringa
+    page = french.get(board).get_data(as_text=True)
+    assert "Les annonces de cette donne sont enregistrées." in html.unescape(page)
+    assert 'aria-disabled="true" aria-describedby' in page.split('class="pads"')[1].split(
+        "Tringa")[0]  # once recorded, the deal's announcement buttons are off
+
+
+def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
+    board = start_game(french)
+    page = french.get(board + "?a=0-ronda").get_data(as_text=True)
+    link = re.search(r'<a class="button kind-ronda" href="([^"]+)"[^>]*aria-label="Ronda pour Nous"',
+                     page)
+    assert link and "why=0-ronda" in link[1] and 'aria-disabled="true"' in link[0]
+    # Without JavaScript the tap shows why, in the board's notice, and keeps the draft.
+    shown = words(french.get(html.unescape(link[1])))
+    assert "Nous a déjà annoncé : chaque joueur annonce une fois par donne." in shown
+    assert "Annonces : Nous Ronda" in shown
+    # Partners: a second tap for one team is the partner's announcement; a third is refused.
+    team = start_game(french, players="4")
+    assert "a=0-ronda&amp;a=0-ronda" in french.get(team + "?a=0-ronda").get_data(as_text=True)
+    assert "why=0-ronda" in french.get(team + "?a=0-ronda&a=0-ronda").get_data(as_text=True)
+
+
+# -- the hidden Ronda and the last card ---------------------------------------------------------
+
+def test_the_hidden_ronda_buttons_say_who_gets_the_points(french):
+    two = start_game(french, preset="classique")
+    sheet = words(french.get(two + "?sheet=more"))
+    assert "Nous a caché une Ronda → +5 pour Eux" in sheet
+    three = start_game(french, players="3", names=("Ali", "Badr", "Chama"), preset="classique")
+    page = french.get(three + "?sheet=more").get_data(as_text=True)
+    for side, to in [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]:
+        assert find_button(page, f"hidden_ronda.{side}.{to}")
+    assert "Badr a caché une Ronda → +5 pour Chama" in words(french.get(three + "?sheet=more"))
+    press(french, three + "?sheet=more", "hidden_ronda.1.2")
+    assert api_state(french, three)["scores"] == [0, 0, 5]
+    # The side buttons give their own side points: the penalty is not among them.
+    assert "hidden_ronda" not in french.get(three).get_data(as_text=True).split(
+        'class="actions"')[0]
+
+
+def test_the_last_deal_offers_a_missa_with_the_hands_very_last_card(french):
+    board = start_game(french, dealer="1")
+    assert "missa_last" not in french.get(board + "?sheet=end").get_data(as_text=True)
+    last_deal(french, board)
+    api(french, board, {"type": "hit", "side": 0, "value": 1})
+    sheet = french.get(board + "?sheet=end").get_data(as_text=True)
+    _, button = find_button(sheet, "missa_last.1")  # the dealer plays the very last card
+    assert button.label == "Missa avec la dernière carte · Eux"
+    response = press(french, board + "?sheet=end", "missa_last.1")
+    assert response.headers["Location"] == board + "?sheet=end"  # then the count
+    assert api_state(french, board)["scores"] == [1, 0]  # the chain scores, the missa not
+    assert "dernière carte : 0" in words(french.get(board))
+
+
+def test_a_zero_point_missa_says_why(french):
+    board = start_game(french, preset="classique")
+    last_deal(french, board)
+    api(french, board, {"type": "missa", "side": 0})
+    recent = words(french.get(board)).split("Derniers coups")[1]
+    assert recent.startswith(" Missa · Nous dernière donne : 0")
+
+
+# -- what each side needs ---------------------------------------------------------------------
+
+def test_stopping_at_the_end_of_the_hand_a_side_ahead_is_not_shown_tied(french):
+    game = french.post("/api/games", json={"sides": ["Nous", "Eux"], "rules": {
+        "target": 11, "stop": "end_of_hand"}}).get_json()["id"]
+    board = f"/games/{game}"
+    api(french, board, {"type": "adjust", "side": 0, "points": 15})
+    api(french, board, {"type": "adjust", "side": 1, "points": 9})
+    page = words(french.get(board))
+    assert "égalité" not in page
+    assert "en tête : gagne à la fin de la manche" in page and "encore 7" in page
+
+
+# -- the rematch ------------------------------------------------------------------------------
+
+def test_a_second_rematch_is_the_same_game(french):
+    board = start_game(french)
+    api(french, board, {"type": "adjust", "side": 0, "points": 33})
+    other_phone = french.get(board).get_data(as_text=True)  # shown before the rematch
+    first = press(french, board, "rematch").headers["Location"]
+    assert french.get("/api" + board).get_json()["rematch"] == first.rsplit("/", 1)[1]
+    page = french.get(board).get_data(as_text=True)
+    assert f'href="{first}"' in page and "La revanche a commencé : y aller" in html.unescape(page)
+    again = submit(french, *find_button(other_phone, "rematch"))
+    assert again.headers["Location"] == first
+
+
+def test_the_rematch_of_a_game_whose_preset_is_gone_keeps_its_rules(french):
+    preset = forms_of(french.get("/settings/presets/new?from=classique").get_data(as_text=True))[0]
+    submit(french, preset, extra={"name": "Maison", "rule_target": "21"})
+    board = start_game(french, preset="Maison")
+    preset_id = re.search(r'/settings/presets/(\w+)/delete', french.get("/settings").get_data(
+        as_text=True))[1]
+    delete = forms_of(french.get(f"/settings/presets/{preset_id}/delete").get_data(
+        as_text=True))
+    submit(french, [f for f in delete if f.method == "post"][0])
+    assert "Maison" not in french.get("/games/new").get_data(as_text=True)
+    api(french, board, {"type": "adjust", "side": 1, "points": 21})
+    rematch = press(french, board, "rematch")
+    assert rematch.status_code == 303
+    state = french.get("/api" + rematch.headers["Location"]).get_json()
+    assert state["rules"]["target"] == 21 and state["rules"]["preset"] == "Maison"
+    assert state["first_dealer"] == 1
+
+
+# -- where things are -------------------------------------------------------------------------
+
+def test_the_house_rules_are_linked_from_home_and_from_the_boards_more_sheet(french):
+    assert 'href="/settings"' in french.get("/").get_data(as_text=True)
+    board = start_game(french)
+    assert 'href="/settings"' in french.get(board + "?sheet=more").get_data(as_text=True)
+
+
+def test_a_refusal_is_said_in_the_boards_notice_not_above_the_board(french):
+    board = start_game(french)
+    form, _ = find_button(french.get(board).get_data(as_text=True), "missa.0")
+    response = submit(french, form, extra={"move": "hit.0.5"})
+    page = french.get(response.headers["Location"]).get_data(as_text=True)
+    assert re.search(r'<p id="notice" class="notice shown" role="alert">Le 5 suit', page)
+    assert page.count('role="alert"') == 1  # no message above the board
+
+
+# -- words ------------------------------------------------------------------------------------
+
+def test_the_first_dealer_is_picked_by_the_sides_names(french):
+    start_game(french, names=("Ali", "Karim", ""))
+    page = french.get("/games/new").get_data(as_text=True)
+    assert re.search(r'name="first_dealer"[^>]*value="0"[^>]*> <span data-name-of="name0"'
+                     r'[^>]*>Ali</span>', page)
+
+
+def test_a_third_dealer_is_refused_with_two_players(french):
+    form = forms_of(french.get("/games/new").get_data(as_text=True))[0]
+    response = submit(french, form, extra={"players": "2", "first_dealer": "2"})
+    assert response.status_code == 400
+    assert "À deux camps, l'un des deux donne en premier" in words(response)
+    assert "Reprendre" not in french.get("/").get_data(as_text=True)
+
+
+def test_three_players_hear_of_another_side_not_the_other(french):
+    board = start_game(french, players="3", names=("A", "B", "C"))
+    assert "Le 5 suit un 1 ouvert d&#39;un autre camp." in french.get(board).get_data(as_text=True)
+
+
+def test_arabic_lists_are_joined_with_the_arabic_comma(client):
+    client.set_cookie("lang", "ar")
+    board = start_game(client)
+    page = html.unescape(client.get(board + "?a=0-ronda&a=1-tringa").get_data(as_text=True))
+    assert "Nous روندا، Eux ترينكا" in page.split('draft-strip')[1].split("</span>")[0]
+
+
+def test_plurals_and_genders_in_french(french):
+    for _ in range(2):
+        french.post("/api/games", json={"sides": ["A", "B"]})
+    page = words(french.get("/games"))
+    assert "aucune manche comptée" in page and "0 manche" not in page
+    game = french.post("/api/games", json={"sides": ["A", "B"]}).get_json()["id"]
+    assert "La garder" in words(french.get(f"/games/{game}/delete"))

@@ -1,0 +1,70 @@
+"""The home page resumes the game this device used, never by a clock that
+can lie (issue 13, item 10)."""
+
+import copy
+import json
+import re
+
+import pytest
+
+from scorekeeper.web import api as api_module
+from scorekeeper.web import resume
+
+
+def resumed(client) -> str | None:
+    page = client.get("/").get_data(as_text=True)
+    found = re.search(r'class="big-button resume" href="/games/(\w+)"', page)
+    return found and found.group(1)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The clock the API stamps records with, set by the test."""
+    now = ["2025-03-01T21:00:00.000+00:00"]
+    monkeypatch.setattr(api_module, "utc_now", lambda: now[0])
+    return now
+
+
+def test_a_clock_set_back_does_not_send_taps_to_the_old_game(app, api, clock):
+    first = api.new_game(sides=["A", "B"])["id"]
+    api.event(first, type="missa", side=0)
+    clock[0] = "2025-03-01T19:00:00.000+00:00"  # two hours back
+    second = api.new_game(sides=["C", "D"])["id"]
+    api.event(second, type="missa", side=1)
+    assert resumed(app.test_client()) == second  # a new device: the game added last
+
+
+def test_each_device_resumes_the_game_it_used(app, api):
+    first = api.new_game(sides=["A", "B"])["id"]
+    second = api.new_game(sides=["C", "D"])["id"]
+    phone = app.test_client()
+    assert phone.get(f"/games/{first}").status_code == 200
+    cookie = phone.get_cookie(resume.COOKIE)
+    assert cookie.value == first and cookie.http_only
+    assert resumed(phone) == first
+    other = app.test_client()
+    other.get(f"/games/{second}")
+    assert resumed(other) == second and resumed(phone) == first
+    # Its game over, a device resumes the running game added last.
+    phone.post(f"/api/games/{first}/events", json={"type": "adjust", "side": 0, "points": 33})
+    assert resumed(phone) == second
+
+
+def test_an_imported_game_dated_9999_does_not_take_over(app, api, client, tmp_path):
+    mine = api.new_game(sides=["A", "B"])["id"]
+    client.get(f"/games/{mine}")
+    document = json.loads(client.get("/games/export.json").data)
+    far = copy.deepcopy(document)
+    game = far["games"][0]
+    game.update(id="fromanothertable", creation_key=None, created_at="9999-01-01T00:00:00+00:00",
+                updated_at="9999-12-31T23:59:59+00:00")
+    assert client.post("/api/games/import", json=far).status_code == 200
+    assert resumed(client) == mine
+
+
+def test_a_cookie_naming_no_running_game_is_ignored(app, api):
+    game = api.new_game(sides=["A", "B"])["id"]
+    device = app.test_client()
+    for value in ("nosuchgame", "<script>", "x" * 300):
+        device.set_cookie(resume.COOKIE, value)
+        assert resumed(device) == game

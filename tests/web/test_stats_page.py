@@ -1,0 +1,107 @@
+"""/stats: per name across finished games (played, won, win rate, average
+final margin, each kind of gain), head to head, and the charts with their
+text alternatives. Games in progress and games in the bin do not count."""
+
+import re
+
+import pytest
+
+from support.page_forms import press
+
+
+def text(html):
+    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
+    return " ".join(words.split())
+
+
+def row(html, name):
+    """The leaderboard's row of `name`: its cells' texts."""
+    found = re.search(rf'<tr>\s*<th scope="row"><a href="[^"]*">{name}</a></th>(.*?)</tr>',
+                      html, re.S)
+    assert found, name
+    return [text(cell) for cell in re.findall(r"<td>(.*?)</td>", found.group(1), re.S)]
+
+
+def played(api, sides, *events):
+    game_id = api.new_game(sides=list(sides))["id"]
+    for event in events:
+        assert api.event(game_id, **event).status_code == 200, event
+    return game_id
+
+
+@pytest.fixture
+def season(api, french):
+    """Ali beats Karim 33–6 with a Tringa, a Khamsa-missa and a card bonus;
+    karim (any case) beats Ali 34–1; Ali and Omar are still playing; a game
+    Omar won is in the bin."""
+    played(api, ("Ali", "Karim"),
+           {"type": "announce", "announcements": [{"side": 0, "kind": "tringa"}]},
+           {"type": "hit", "side": 1, "value": 1}, {"type": "hit", "side": 0, "value": 5},
+           {"type": "missa", "side": 0},
+           {"type": "next_deal"}, {"type": "missa", "side": 1},
+           {"type": "end_hand", "cards": [25, None]},
+           {"type": "adjust", "side": 1, "points": 5},
+           {"type": "adjust", "side": 0, "points": 17})
+    played(api, ("karim", "ALI"), {"type": "missa", "side": 1},
+           {"type": "adjust", "side": 0, "points": 34})
+    played(api, ("Ali", "Omar"), {"type": "missa", "side": 1})
+    binned = played(api, ("Omar", "Ali"), {"type": "adjust", "side": 0, "points": 40})
+    press(french, f"/games/{binned}/delete", "")
+
+
+def test_every_name_with_games_played_won_win_rate_and_average_margin(french, season):
+    html = french.get("/stats").get_data(as_text=True)
+    # Ali: won 33–6 (+27), lost 1–34 (−33): two games, one won, average −3.
+    assert row(html, "ALI") == ["2", "1", "50 %", "−3,0"]
+    assert row(html, "Karim") == ["2", "1", "50 %", "+3,0"]
+    assert "Omar" not in re.sub(r"<datalist.*?</datalist>", "", html, flags=re.S).split(
+        "Un nom")[0]  # Omar finished no game outside the bin
+
+
+def test_a_names_gains_are_counted_by_kind(french, season):
+    page = text(french.get("/stats?name=ali").get_data(as_text=True))
+    assert "ALI : 2 parties, 1 gagnée (50 %), écart moyen −3,0" in page
+    gains = page[page.index("Combien de fois"):]
+    for kind, times, per_game in [("Tringa", 1, "0,5"), ("Missa", 2, "1,0"),
+                                  ("Coup de 5 (Khamsa)", 1, "0,5"), ("Coup de 1 (Bount)", 0, "0,0"),
+                                  ("Bonus des cartes", 1, "0,5"), ("Correction ou pénalité", 1, "0,5")]:
+        assert f"{kind} {times} {per_game}" in gains, kind
+    assert "Aucune partie terminée avec Nadia." in text(
+        french.get("/stats?name=Nadia").get_data(as_text=True))
+
+
+def test_head_to_head_between_two_names(french, season):
+    page = text(french.get("/stats?a=Ali&b=KARIM").get_data(as_text=True))
+    # A name shows as its first spelling in alphabetical order, whatever the case typed.
+    assert ("ALI et Karim se sont affrontés dans 2 parties terminées. ALI en a gagné 1, "
+            "Karim 1. Écart de score moyen : ALI −3,0.") in page
+    assert "Leurs dernières parties" in page
+    assert "n'ont aucune partie terminée ensemble" in text(
+        french.get("/stats?a=Ali&b=Omar").get_data(as_text=True))
+
+
+def test_the_charts_are_svg_with_a_text_alternative(french, season):
+    html = french.get("/stats?name=Ali").get_data(as_text=True)
+    charts = re.findall(r'<svg class="chart bars".*?</svg>', html, re.S)
+    assert len(charts) == 2
+    wins, gains = charts
+    assert 'role="img"' in wins and "<title" in wins
+    assert re.search(r"<desc[^>]*>ALI 50\s%, Karim 50\s%</desc>", wins)
+    assert re.search(r"<desc[^>]*>[^<]*Tringa 0,5[^<]*</desc>", gains)
+    assert "style=" not in html  # the CSP forbids inline styles
+
+
+def test_with_no_finished_game_the_page_says_so(french, api):
+    played(api, ("Ali", "Karim"))
+    assert "Aucune partie n'est encore terminée." in text(french.get("/stats").get_data(
+        as_text=True))
+
+
+@pytest.mark.parametrize("query, status", [
+    ("page=0", 400), ("page=x", 400), ("page=2", 404), ("name=" + "é" * 41, 400),
+    ("a=Ali&b=" + "x" * 50, 400),
+])
+def test_bad_statistics_addresses_get_a_clear_4xx_page(french, season, query, status):
+    response = french.get("/stats?" + query)
+    assert response.status_code == status
+    assert '<p role="alert">' in response.get_data(as_text=True)
