@@ -493,7 +493,7 @@
       id: newToken(), game: current.dataset.game, url: url.pathname,
       fields: Array.from(data.entries()), label: describe(submitter), made: Date.now(),
       // The game as the scorer sees it: this board, and the taps before it.
-      version: Number(current.dataset.version) + queued.length,
+      version: Number(current.dataset.version) + queued.length, ahead: queued.length,
       waited: link === "lost" || queued.some(function (other) { return other.waited; }),
       scores: null
     };
@@ -554,10 +554,13 @@
     // This page's CSRF token: the kept one may belong to a session since ended.
     var csrf = document.querySelector("#board input[name=csrf_token]");
     if (csrf && body.has("csrf_token")) { body.set("csrf_token", csrf.value); }
-    // An undo is of what the scorer saw last, the taps before it included.
-    if (entry.waited || TAP_PATH.exec(entry.url)[2] === "undo") {
-      body.set("expected_version", String(entry.version));
-    }
+    // Every tap is of the game the scorer saw: another phone's tap since
+    // makes it a 409, not a second Missa. A live tap behind others of this
+    // phone is of the board their answers left (some of them, the end sheet's
+    // steppers, change no version).
+    var seen = entry.waited || !entry.ahead || TAP_PATH.exec(entry.url)[2] === "undo" ?
+      entry.version : Number(board().dataset.version);
+    body.set("expected_version", String(seen));
     return ronda.board.fetchWithin(entry.url, {
       method: "POST", body: body, headers: { "X-Board": "1" }, credentials: "same-origin"
     }, TAP_TIMEOUT_MS).then(function (response) {

@@ -18,14 +18,15 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board as boards
-from .. import games, nights, players, presets, rule_texts
+from .. import games, nights, players, presets, rule_texts, store
+from .. import rules
 from ..clock import utc_now
 from ..db import get_db, write_transaction
 from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
 from ..rule_forms import fill, rule_field_list, with_rule_fields
 from ..rule_forms import values as rule_values
 from ..errors import status_of
-from ..rules.errors import N_, InvalidInput, ScoringError
+from ..rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 
 bp = Blueprint("games", __name__)
 
@@ -88,7 +89,7 @@ def render_board(
         board=board,
         sheet=args.get("sheet"),
         ask_early=args.get("ask") == "early",
-        play_form=PlayForm(formdata=None, token=one_time_token()),
+        play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
         undo_form=UndoForm(formdata=None, token=one_time_token(),
                            expected_version=game.version),
         rematch_form=PlayForm(formdata=None, token=one_time_token()),
@@ -201,8 +202,32 @@ def play(game_id: str):
     try:
         games.record(get_db(), game_id, event, key, utc_now())
     except ScoringError as error:
-        return _after_action(game_id, error, form.back.data or "")
+        return _after_action(game_id, _stale_refusal(game_id, event, error), form.back.data or "")
     return _after_action(game_id, stay=request.form.get("stay", ""))
+
+
+ALREADY_RECORDED = N_("Already recorded on another phone: not counted twice. "
+                      "The score shown includes it.")
+
+
+def _stale_refusal(game_id: str, event: dict, error: ScoringError) -> ScoringError:
+    """A tap refused because another phone changed the game since this board
+    was shown: when that phone recorded this very event (two scorers tapping
+    the same Missa), say so, rather than how the versions differ."""
+    expected = event.get("expected_version")
+    if expected is None or not isinstance(error, RuleViolation):
+        return error
+    game = _load(game_id)
+    if game.version == expected:
+        return error  # the tap was refused for the game as it was shown
+    try:
+        tapped = rules.to_dict(rules.parse_event(
+            {k: v for k, v in event.items() if k != "expected_version"}, game.setup))
+    except ScoringError:
+        return error
+    since = [recorded for seq, recorded in store.effective_events(get_db(), game_id).items()
+             if seq > expected and recorded is not None]
+    return RuleViolation(ALREADY_RECORDED) if tapped in since else error
 
 
 @bp.post("/games/<game_id>/undo")
