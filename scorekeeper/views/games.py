@@ -300,6 +300,18 @@ def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
         partners.append(seated)
     return labels, partners
 NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
+# What the form's reloads (another preset, a recent player's button: GETs of
+# the whole form) keep in the address: what was typed. Not its tokens, which
+# an address would leave in the history, nor the rules, the preset's again.
+KEPT_ON_RELOAD = ("players", *NAME_FIELDS, "first_dealer", "preset", "night", "pick", "lang")
+
+
+def _clean_reload():
+    """The same form at an address without the rest, if it had more."""
+    if all(name in KEPT_ON_RELOAD for name in request.args):
+        return None
+    kept = [(k, v) for k, v in request.args.items(multi=True) if k in KEPT_ON_RELOAD]
+    return redirect(url_for("games.new") + ("?" + urlencode(kept) if kept else ""), 303)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -307,6 +319,8 @@ def new():
     """Sides, players, first dealer and the rules: a preset, which the scorer
     may change for this game only. Choosing another preset reloads the form
     (a GET that keeps what was typed)."""
+    if request.method == "GET" and (clean := _clean_reload()) is not None:
+        return clean
     db = get_db()
     available = presets.all_presets(db)
     form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
