@@ -117,8 +117,11 @@ def test_a_double_tap_on_one_button_scores_once(french):
     submit(french, form, button)  # the same page, the same button: a double tap
     state = api_state(french, board)
     assert state["scores"] == [1, 0] and state["version"] == 1
-    # Another button of the same page is another tap.
-    submit(french, *find_button(html, "missa.1"))
+    # Another button of the same page, now out of date, is refused (it was
+    # made on the game before the first tap); from the fresh board it counts.
+    assert submit(french, *find_button(html, "missa.1")).status_code == 303
+    assert api_state(french, board)["scores"] == [1, 0]
+    submit(french, *find_button(french.get(board).get_data(as_text=True), "missa.1"))
     assert api_state(french, board)["scores"] == [1, 1]
 
 

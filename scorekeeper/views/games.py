@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode
 from flask import (
     Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
 )
-from flask_babel import gettext
+from flask_babel import force_locale, gettext
 
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
@@ -26,6 +26,7 @@ from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
 from ..rule_forms import fill, rule_field_list, with_rule_fields
 from ..rule_forms import values as rule_values
 from ..errors import status_of
+from ..i18n import LANGUAGES
 from ..rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 
 bp = Blueprint("games", __name__)
@@ -262,11 +263,18 @@ def rematch(game_id: str):
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 
-def _last_names() -> list[str]:
-    row = get_db().execute("SELECT sides FROM games ORDER BY created_at DESC LIMIT 1").fetchone()
+def _last_names(players: int) -> list[str]:
+    """The names the form offers for that many players: the last game's of
+    that count, its default names said in the scorer's language."""
+    row = get_db().execute("SELECT sides FROM games WHERE players = ? ORDER BY created_at DESC"
+                           " LIMIT 1", [players]).fetchone()
     names = json.loads(row[0]) if row else []
     defaults = [gettext(name) for name in DEFAULT_NAMES]
-    return (names + defaults)[:3] if names else defaults
+    said = {}  # each default name, in every language, to the scorer's
+    for language in LANGUAGES:
+        with force_locale(language):
+            said.update((gettext(name), mine) for name, mine in zip(DEFAULT_NAMES, defaults))
+    return [said.get(name, name) for name in (names + defaults)[:3]]
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)
@@ -321,6 +329,7 @@ def new():
     (a GET that keeps what was typed)."""
     if request.method == "GET" and (clean := _clean_reload()) is not None:
         return clean
+    offers = None
     db = get_db()
     available = presets.all_presets(db)
     form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
@@ -331,7 +340,10 @@ def new():
     if chosen not in available:
         chosen = night.preset if night and night.preset in available else presets.default_name(db)
     if request.method == "GET":
-        names = _last_names()
+        count = request.args.get("players", str(night.players) if night else "2")
+        # For the page's script: each count's names, while the scorer picks the count.
+        offers = {str(n): _last_names(n) for n in (2, 3, 4)}
+        names = offers.get(count) or offers["2"]
         args = MultiDict(request.args)
         for field, name in _picked(request.args).items():
             args.setlist(field, [name])
@@ -340,7 +352,7 @@ def new():
         for name in NAME_FIELDS[3:]:
             form[name].data = args.get(name, "")[:40]
         form.given0.data, form.given1.data = form.name0.data, form.name1.data
-        form.players.data = request.args.get("players", str(night.players) if night else "2")
+        form.players.data = count
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
         fill(form, available[chosen])
@@ -374,4 +386,5 @@ def new():
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
         summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
+        offers=offers,
     ), status
