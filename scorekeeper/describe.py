@@ -2,13 +2,17 @@
 
 from flask import Flask
 from markupsafe import Markup
-from flask_babel import gettext as _
+from flask_babel import force_locale, gettext as _
 
 from . import rules
-from .i18n import join_list
+from .i18n import LANGUAGES, join_list
 from .rules.errors import N_
 from .rules.moves import Step, ToWin, points_of
 
+# The sides' names before any game was played: pronouns, which a sentence
+# about the side must say as pronouns ("We win!", not "Us wins!").
+DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
+WINS = (N_("We win!"), N_("They win!"), N_("You win!"))
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
 # Unicode's directional isolates: the plain-text <bdi>. Around a number they
@@ -144,8 +148,25 @@ def predicted(choice) -> Markup:
     return Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)
 
 
+def default_name(name: str) -> int | None:
+    """Which of the default names `name` is, said in any language; None for a
+    name of its own."""
+    for language in LANGUAGES:
+        with force_locale(language):
+            for index, default in enumerate(DEFAULT_NAMES):
+                if _(default) == name:
+                    return index
+    return None
+
+
+def winner_text(name: str) -> str:
+    index = default_name(name)
+    return _("%(name)s wins!", name=name) if index is None else _(WINS[index])
+
+
 def init_app(app: Flask) -> None:
     for function in (kind_name, hit_call, rank_name, event_text, points_text, side_points,
-                     score_text, announcement_text, predicted, notes_text, to_win_text):
+                     score_text, announcement_text, predicted, notes_text, to_win_text,
+                     winner_text):
         app.add_template_filter(function)
     app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)

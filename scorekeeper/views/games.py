@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode
 from flask import (
     Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
 )
-from flask_babel import force_locale, gettext
+from flask_babel import gettext
 
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
@@ -26,7 +26,7 @@ from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
 from ..rule_forms import fill, rule_field_list, with_rule_fields
 from ..rule_forms import values as rule_values
 from ..errors import status_of
-from ..i18n import LANGUAGES
+from ..describe import DEFAULT_NAMES, default_name
 from ..rules.errors import N_, InvalidInput, RuleViolation, ScoringError
 
 bp = Blueprint("games", __name__)
@@ -36,8 +36,6 @@ SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 # and 5,000 digits are past int()'s limit.
 CARD_COUNT = re.compile(r"\d{1,4}")
 _INDEX = re.compile(r"\d")
-# The sides' names before any game was played, in the scorer's language.
-DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
 
 def _wants_board() -> bool:
@@ -270,11 +268,8 @@ def _last_names(players: int) -> list[str]:
                            " LIMIT 1", [players]).fetchone()
     names = json.loads(row[0]) if row else []
     defaults = [gettext(name) for name in DEFAULT_NAMES]
-    said = {}  # each default name, in every language, to the scorer's
-    for language in LANGUAGES:
-        with force_locale(language):
-            said.update((gettext(name), mine) for name, mine in zip(DEFAULT_NAMES, defaults))
-    return [said.get(name, name) for name in (names + defaults)[:3]]
+    return [name if (index := default_name(name)) is None else defaults[index]
+            for name in (names + defaults)[:3]]
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)
