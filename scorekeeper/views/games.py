@@ -201,8 +201,29 @@ def play(game_id: str):
     try:
         games.record(get_db(), game_id, event, key, utc_now())
     except ScoringError as error:
-        return _after_action(game_id, _stale_refusal(game_id, event, error), form.back.data or "")
+        error = _in_form_words(_stale_refusal(game_id, event, error))
+        return _after_action(game_id, error, form.back.data or "")
     return _after_action(game_id, stay=request.form.get("stay", ""))
+
+
+# The engine's sentences about malformed input name the API's fields (they
+# start with the field's name, or speak of null): a board's form has no such
+# fields to show. What a scorer can type wrong gets the page's own words;
+# the rest only a hand-made post can send.
+FORM_WORDS = {
+    "points must be a whole number from -%(limit)s to %(limit)s, not 0.":
+        N_("The points are a whole number from -%(limit)s to %(limit)s, not 0: type them again."),
+    "announcements must be a list of 1 to 4 announcements.":
+        N_("Tap the deal's announcements first, then Confirm."),
+}
+API_WORDS = re.compile(r"^(%\(field\)s|[a-z]+(_[a-z]+)*) |\bnull\b")
+
+
+def _in_form_words(error: ScoringError) -> ScoringError:
+    if not isinstance(error, InvalidInput) or not API_WORDS.search(error.message):
+        return error
+    words = FORM_WORDS.get(error.message)
+    return InvalidInput(words, **error.params) if words else InvalidInput(INCOMPLETE_FORM)
 
 
 ALREADY_RECORDED = N_("Already recorded on another phone: not counted twice. "
