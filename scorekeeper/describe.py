@@ -145,7 +145,24 @@ def predicted(choice) -> Markup:
     scores = getattr(choice, "scores", None)
     if not scores:
         return Markup("")
-    return Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)
+    shown = Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)
+    wins = getattr(choice, "to_win", None)
+    if wins:  # and the lines under the scores, which must agree with them
+        shown += Markup(' data-needs="%s"') % "|".join(to_win_text(win) for win in wins)
+    return shown
+
+
+def move_words(move, setup: rules.Setup) -> Markup:
+    """A board button's `data-what`: its event as the log says it ("Missa ·
+    Eux"), so that a tap waiting for the server is named as it will be once
+    recorded (the undo button, the refusal sheet)."""
+    try:
+        event = rules.parse_event(move.event, setup) if move.event else None
+    except rules.InvalidInput:
+        event = None
+    if event is None:
+        return Markup("")
+    return Markup(' data-what="%s"') % event_text(event, setup.sides)
 
 
 def default_name(name: str) -> int | None:
@@ -167,6 +184,6 @@ def winner_text(name: str) -> str:
 def init_app(app: Flask) -> None:
     for function in (kind_name, hit_call, rank_name, event_text, points_text, side_points,
                      score_text, announcement_text, predicted, notes_text, to_win_text,
-                     winner_text):
+                     winner_text, move_words):
         app.add_template_filter(function)
     app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)
