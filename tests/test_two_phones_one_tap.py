@@ -49,7 +49,7 @@ def test_another_tap_on_an_out_of_date_board_is_refused_as_a_change_elsewhere(cl
     refused = submit(client, *phone_b, headers={"X-Board": "1"})
     assert refused.status_code == 409
     words = _words(refused)
-    assert "changed on another phone" in words and "Already recorded" not in words
+    assert "Changed on another phone meanwhile" in words and "Already recorded" not in words
     assert api_state(client, board)["scores"] == [1, 0]
 
 

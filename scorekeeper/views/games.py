@@ -228,12 +228,16 @@ def _in_form_words(error: ScoringError) -> ScoringError:
 
 ALREADY_RECORDED = N_("Already recorded on another phone: not counted twice. "
                       "The score shown includes it.")
+# Short enough for the board's notice (three lines on a 360 px phone).
+CHANGED_ELSEWHERE = N_("Changed on another phone meanwhile: this tap was not counted. "
+                       "Check the score, tap again if needed.")
 
 
 def _stale_refusal(game_id: str, event: dict, error: ScoringError) -> ScoringError:
-    """A tap refused because another phone changed the game since this board
-    was shown: when that phone recorded this very event (two scorers tapping
-    the same Missa), say so, rather than how the versions differ."""
+    """A tap refused on a board that another phone changed since it was
+    shown (the version check, or the engine judging the game as it now is):
+    say so, and when that phone recorded this very event (two scorers tapping
+    the same Missa), that it was already recorded."""
     expected = event.get("expected_version")
     if expected is None or not isinstance(error, RuleViolation):
         return error
@@ -247,7 +251,7 @@ def _stale_refusal(game_id: str, event: dict, error: ScoringError) -> ScoringErr
         return error
     since = [recorded for seq, recorded in store.effective_events(get_db(), game_id).items()
              if seq > expected and recorded is not None]
-    return RuleViolation(ALREADY_RECORDED) if tapped in since else error
+    return RuleViolation(ALREADY_RECORDED if tapped in since else CHANGED_ELSEWHERE)
 
 
 @bp.post("/games/<game_id>/undo")
