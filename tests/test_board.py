@@ -135,7 +135,7 @@ def test_a_tap_sent_again_later_is_checked_against_the_version_it_was_made_on(fr
     submit(french, *find_button(html, "missa.1"))  # meanwhile, another tap counted
     refused = submit(french, form, button, extra=made_on, headers={"X-Board": "1"})
     assert refused.status_code == 409
-    assert "Changé sur un autre téléphone entre-temps" in text(refused.get_data(as_text=True))
+    assert "Modifié sur un autre téléphone" in text(refused.get_data(as_text=True))
     assert api_state(french, board)["scores"] == [0, 1]
     # Made on the game as it is: it counts, and sent once more it counts once.
     current = {"expected_version": "1"}

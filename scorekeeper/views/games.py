@@ -229,8 +229,8 @@ def _in_form_words(error: ScoringError) -> ScoringError:
 ALREADY_RECORDED = N_("Already recorded on another phone: not counted twice. "
                       "The score shown includes it.")
 # Short enough for the board's notice (three lines on a 360 px phone).
-CHANGED_ELSEWHERE = N_("Changed on another phone meanwhile: this tap was not counted. "
-                       "Check the score, tap again if needed.")
+CHANGED_ELSEWHERE = N_("Changed on another phone meanwhile: not counted. Check the score, "
+                       "then tap again.")
 
 
 def _stale_refusal(game_id: str, event: dict, error: ScoringError) -> ScoringError:

@@ -266,7 +266,7 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     expect(sheet).to_be_visible(timeout=SEND_MS)
     figures["refusals"] += 1
     expect(sheet.locator(".refused-what")).to_have_text("Missa · Nous")
-    expect(sheet.locator(".refused-why")).to_contain_text("Changé sur un autre téléphone")
+    expect(sheet.locator(".refused-why")).to_contain_text("Modifié sur un autre téléphone")
     expect(sheet.locator(".refused-rest li")).to_have_text(["Bount (1) · Nous", "Khamsa (5) · Eux"])
     expect(phone.locator("#link-state")).to_contain_text("Envoi arrêté")
     check_accessible(phone, "a waiting tap refused")

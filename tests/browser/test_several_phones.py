@@ -48,7 +48,7 @@ def test_another_phone_follows_within_two_seconds(phone, new_phone):
     # when tapped again on the fresh board.
     tap(other, "Missa pour Nous")
     tap(phone, "Missa pour Eux")
-    expect(phone.locator("#notice")).to_contain_text("Changé sur un autre téléphone entre-temps")
+    expect(phone.locator("#notice")).to_contain_text("Modifié sur un autre téléphone")
     expect_scores(phone, 1, 1)
     tap(phone, "Missa pour Eux")
     expect_scores(phone, 1, 2)

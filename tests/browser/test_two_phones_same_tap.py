@@ -27,6 +27,9 @@ def test_the_same_missa_from_two_phones_counts_once(phone, new_phone, screenshot
     other.get_by_role("button", name="Missa pour Nous").tap()
     expect(other.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     expect_scores(other, 1, 0)
+    # The sentence fits the notice's three lines on the small phone (its 2 px padding aside).
+    overflow = other.locator("#notice").evaluate("n => n.scrollHeight - n.clientHeight")
+    assert overflow <= 2
     screenshot(other, f"two-phones-same-missa-{'js' if script else 'no-js'}-360")
     # The next deal, tapped on both, is dealt once.
     before = phone.request.get(f"/api/games/{game}").text()
