@@ -35,14 +35,19 @@ def post(client, path: str, body: dict, key: str):
     return response
 
 
-def one_repeat(repeat: int, taps: int, warmup: int) -> dict:
-    rng = random.Random(7000 + repeat)
+def long_game(folder, seed: int):
+    """A test client of the app as served on a fresh store in `folder`, the
+    events address of a long game started there, and the taps to post to it."""
     body = table.new_game_body(long=True)
-    stream = table.play(rng, table.setup_of(body), long=True)
+    stream = table.play(random.Random(seed), table.setup_of(body), long=True)
+    client = scratch_app(folder / "app.sqlite3").test_client()
+    game_id = client.post("/api/games", json=body).get_json()["id"]
+    return client, f"/api/games/{game_id}/events", stream
+
+
+def one_repeat(repeat: int, taps: int, warmup: int) -> dict:
     with scratch_dir("tap") as folder:
-        client = scratch_app(folder / "app.sqlite3").test_client()
-        game_id = client.post("/api/games", json=body).get_json()["id"]
-        path = f"/api/games/{game_id}/events"
+        client, path, stream = long_game(folder, 7000 + repeat)
         base = baseline_db(folder / "baseline.sqlite3")
         tap_times, base_times = [], []
         try:

@@ -2,20 +2,32 @@
 
 import json
 import re
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from flask import Blueprint, abort, jsonify, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import games, presets, store
 from .clock import utc_now
 from .db import get_db
-from .rules.errors import N_, InvalidInput
+from .rules.errors import N_, InvalidInput, ScoringError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_BODY_BYTES = 64 * 1024
 KEY_LENGTH = 100
+
+
+class NoSessionOnTheApi(SecureCookieSessionInterface):
+    """The cookie session (the forms' CSRF token) is the pages' own: the API
+    takes JSON and no form, so its requests do not read, verify nor write it."""
+
+    def open_session(self, app, request):
+        if request.path.startswith(bp.url_prefix + "/"):
+            return self.make_null_session(app)
+        return super().open_session(app, request)
 
 
 # JSON spells a lone surrogate only as an escape once the bytes are strict UTF-8.
@@ -76,6 +88,20 @@ def _known_game(game_id: str) -> None:
         raise games.GameNotFound(N_("No game has this id."))
 
 
+@contextmanager
+def game_first(game_id: str) -> Iterator[None]:
+    """404 comes before every other error: when a request on a game fails
+    for another reason, look the game up then. A tap that succeeds finds its
+    game once, in its write transaction (issue 14: no second look-up)."""
+    try:
+        yield
+    except games.GameNotFound:
+        raise
+    except (ScoringError, HTTPException):
+        _known_game(game_id)
+        raise
+
+
 @bp.post("/games")
 def create_game():
     body = json_body()
@@ -99,15 +125,15 @@ def get_game(game_id: str):
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str):
-    _known_game(game_id)
-    body = json_body()
-    game, _ = games.record(get_db(), game_id, body, idempotency_key(), utc_now())
+    with game_first(game_id):
+        body = json_body()
+        game, _ = games.record(get_db(), game_id, body, idempotency_key(), utc_now())
     return answer(game)
 
 
 @bp.post("/games/<game_id>/undo")
 def post_undo(game_id: str):
-    _known_game(game_id)
-    body = json_body()
-    game, _ = games.undo(get_db(), game_id, body, idempotency_key(), utc_now())
+    with game_first(game_id):
+        body = json_body()
+        game, _ = games.undo(get_db(), game_id, body, idempotency_key(), utc_now())
     return answer(game)

@@ -33,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     app.request_class = Request  # a query string that is not UTF-8 is no 500
     app.response_class = Response  # nor is a lone surrogate in a page
+    app.session_interface = api.NoSessionOnTheApi()
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite3"),
         MAX_CONTENT_LENGTH=api.MAX_BODY_BYTES,

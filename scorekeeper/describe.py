@@ -7,6 +7,7 @@ from flask_babel import force_locale, gettext as _
 from . import rules
 from .i18n import LANGUAGES, join_list
 from .rules.errors import N_
+from .rules.limits import LIMITS
 from .rules.moves import Step, ToWin, points_of
 
 # The sides' names before any game was played: pronouns, which a sentence
@@ -187,3 +188,4 @@ def init_app(app: Flask) -> None:
                      winner_text, move_words):
         app.add_template_filter(function)
     app.jinja_env.globals.update(RANKS=rules.RANKS, RANK_NAMES=RANK_NAMES)
+    app.jinja_env.globals.update(LIMITS)  # DECK, ADJUST_LIMIT…: the engine's, never a template's

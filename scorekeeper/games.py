@@ -8,6 +8,7 @@ committed before the caller answers.
 import json
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping
 
 import sqlite_utils
@@ -44,12 +45,15 @@ def new_game_id() -> str:
 
 
 def _setup_from_row(row: Mapping[str, Any]) -> rules.Setup:
-    return rules.Setup(
-        tuple(json.loads(row["sides"])),
-        row["players"],
-        rules.rules_from_dict(json.loads(row["rules"])),
-        row["first_dealer"],
-    )
+    return _setup(row["sides"], row["players"], row["rules"], row["first_dealer"])
+
+
+@lru_cache(maxsize=256)
+def _setup(sides: str, players: int, house_rules: str, first_dealer: int) -> rules.Setup:
+    """A game's set-up from its stored columns, which never change: read once
+    per process, not at every tap (a Setup is frozen, so sharing it is safe)."""
+    return rules.Setup(tuple(json.loads(sides)), players,
+                       rules.rules_from_dict(json.loads(house_rules)), first_dealer)
 
 
 def _game_from_row(row: Mapping[str, Any]) -> Game:
@@ -150,9 +154,12 @@ def record(
     body = dict(body)
     expected = _expected_version(body)
     with write_transaction(db):
-        game = load(db, game_id)
+        row, key_used = store.game_row_and_key(db, game_id, key)
+        if row is None:
+            raise GameNotFound(N_("No game has this id."))
+        game = _game_from_row(row)
         event = rules.parse_event(body, game.setup)
-        if key is not None and store.key_used(db, game_id, key):
+        if key_used:
             return game, False
         # Apply first: a reveal missing a rank is a 400, which the contract
         # answers before a version conflict's 409.
@@ -160,8 +167,9 @@ def record(
         _check_version(game, expected)
         version = game.version + 1
         store.append(db, game_id, version, "event", rules.to_dict(event), key, now)
-        store.save_state(db, game_id, version, state.snapshot(), now)
-        summaries.after_event(db, game_id, game.state, state, now)
+        store.save_state(db, game_id, version, state.snapshot(), now,
+                         also=summaries.game_columns(state, now))
+        summaries.after_event(db, game_id, game.state, state)
         if state.finished != game.state.finished:  # only the event that ends a game
             ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True

@@ -31,7 +31,7 @@ class PlayerForm(TokenForm):
 
     name = StringField(_l("Name"), validators=[
         DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    nickname = StringField(_l("Nickname (optional)"), validators=[Optional(), Length(max=40)])
+    nickname = StringField(_l("Nickname (optional)"), validators=[Optional(), Length(max=NAME_LENGTH)])
 
 
 class MergeForm(TokenForm):

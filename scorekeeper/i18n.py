@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
 
+from . import catalogs
 from .local_paths import local_path
 
 LANGUAGES = ("fr", "ar", "en")
@@ -63,8 +64,9 @@ def plural_samples() -> list[tuple[str, int]]:
 
 
 def remember_choice(response: Response) -> Response:
-    """`?lang=xx` on any address: keep the choice for the next pages."""
-    choice = request.args.get("lang")
+    """`?lang=xx` on any page: keep the choice for the next pages. The API
+    keeps none (its answers follow the request alone), so a tap reads no query."""
+    choice = None if request.path.startswith("/api/") else request.args.get("lang")
     if choice in LANGUAGES and request.cookies.get(LANGUAGE_COOKIE) != choice:
         response.set_cookie(LANGUAGE_COOKIE, choice, max_age=COOKIE_AGE,
                             httponly=True, samesite="Lax")
@@ -74,6 +76,10 @@ def remember_choice(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    # Before Babel reads them: every language's catalog, compiled and current.
+    folders = app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";")
+    for compiled in catalogs.ensure_compiled(folders, LANGUAGES):
+        app.logger.info("compiled %s", compiled)
     Babel(app, locale_selector=select_language)
     app.after_request(remember_choice)
     app.add_template_filter(join_list)

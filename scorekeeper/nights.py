@@ -22,8 +22,8 @@ import sqlite_utils
 from . import games, players, rules
 from .db import write_transaction
 from .rules.errors import N_, InvalidInput, RuleViolation
+from .rules.limits import NAME_LENGTH
 
-NAME_LENGTH = 40
 MAX_ENTRANTS = 8
 SCREEN_KEY_LENGTH = 20  # about 99 bits: read-only, and out of reach of guessing
 KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"

@@ -11,6 +11,7 @@ import sys
 import segno
 
 from . import access, create_app, pairing, server
+from .catalogs import CatalogError
 from .secret import SecretError
 from .store_lock import StoreInUse, serving_lock
 
@@ -52,7 +53,7 @@ def main() -> None:
     port = int(os.environ.get("PORT", "5000"))
     try:
         app = create_app()
-    except SecretError as error:
+    except (SecretError, CatalogError) as error:
         sys.exit(f"The scorekeeper cannot start: {error}")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Ronda scorekeeper: http://{shown_host}:{port}/", flush=True)

@@ -42,6 +42,23 @@ def insert_game(db: sqlite_utils.Database, row: dict) -> None:
     db.execute(f"INSERT INTO games ({columns}) VALUES ({marks})", list(row.values()))
 
 
+def game_row_and_key(db: sqlite_utils.Database, game_id: str, key: str | None
+                     ) -> tuple[dict | None, bool]:
+    """The game's row (None: no such game) and whether `key` was used on it
+    already, in one statement (a tap's first read)."""
+    if key is None:
+        return game_row(db, game_id), False
+    cursor = db.execute(
+        f"SELECT {', '.join(GAME_COLUMNS)}, EXISTS(SELECT 1 FROM events WHERE"
+        " events.game_id = games.id AND idempotency_key = ?) FROM games WHERE id = ?",
+        [key, game_id],
+    )
+    row = cursor.fetchone()
+    if row is None:
+        return None, False
+    return dict(zip(GAME_COLUMNS, row)), bool(row[-1])
+
+
 def key_used(db: sqlite_utils.Database, game_id: str, key: str) -> bool:
     cursor = db.execute(
         "SELECT 1 FROM events WHERE game_id = ? AND idempotency_key = ?", [game_id, key]
@@ -61,11 +78,16 @@ def append(
 
 
 def save_state(
-    db: sqlite_utils.Database, game_id: str, version: int, state: dict, now: str
+    db: sqlite_utils.Database, game_id: str, version: int, state: dict, now: str,
+    also: dict | None = None,
 ) -> None:
+    """The game's new version and snapshot; `also`: more of its columns, by
+    name, in the same statement (a tap's summary columns: one UPDATE, not two)."""
+    also = also or {}
+    columns = "".join(f", {name} = ?" for name in also)
     db.execute(
-        "UPDATE games SET version = ?, state = ?, updated_at = ? WHERE id = ?",
-        [version, dumps(state), now, game_id],
+        f"UPDATE games SET version = ?, state = ?, updated_at = ?{columns} WHERE id = ?",
+        [version, dumps(state), now, *also.values(), game_id],
     )
 
 

@@ -30,12 +30,18 @@ def create_sides(db: sqlite_utils.Database, game_id: str, setup: rules.Setup) ->
     )
 
 
+def game_columns(state: rules.State, last_event_at: str | None) -> dict:
+    """The summary columns of the game's own row."""
+    return {"finished": int(state.finished), "winner": state.winner,
+            "hands": tally.hands_played(state), "event_count": state.events,
+            "last_event_at": last_event_at}
+
+
 def _save_game(db, game_id: str, state: rules.State, last_event_at: str | None) -> None:
+    columns = game_columns(state, last_event_at)
     db.execute(
-        "UPDATE games SET finished = ?, winner = ?, hands = ?, event_count = ?,"
-        " last_event_at = ? WHERE id = ?",
-        [int(state.finished), state.winner, tally.hands_played(state), state.events,
-         last_event_at, game_id],
+        f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} WHERE id = ?",
+        [*columns.values(), game_id],
     )
 
 
@@ -54,9 +60,9 @@ def _save_side(db, game_id: str, side: int, line: tally.SideLine,
 
 
 def after_event(db: sqlite_utils.Database, game_id: str, before: rules.State,
-                after: rules.State, now: str) -> None:
-    """A plain event was recorded: add what it scored. O(sides), no replay."""
-    _save_game(db, game_id, after, now)
+                after: rules.State) -> None:
+    """A plain event was recorded: add what it scored. O(sides), no replay.
+    The game's own row (`game_columns`) is saved with its state by the caller."""
     if not after.gains and after.finished == before.finished:
         return  # nothing scored: the side rows stand as they are
     counts = tally.counts_of(after.gains, after.setup.rules, after.setup.side_count)

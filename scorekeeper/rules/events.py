@@ -10,10 +10,10 @@ from typing import Any, Mapping, Union
 
 from .errors import N_, InvalidInput
 from .houserules import is_whole
+from .limits import ADJUST_LIMIT, DECK, NOTE_LENGTH
 from .state import Setup
 
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
-DECK = 40  # cards in a Spanish deck without its 8s and 9s
 KINDS = ("ronda", "double_ronda", "tringa")
 LAST_TRICK_OUTCOMES = ("twelve", "one", "missed")
 
@@ -149,8 +149,6 @@ _FIELDS = {
     "dealer_last_trick": {"outcome"},
 }
 EVENT_TYPES = tuple(_FIELDS)
-NOTE_LENGTH = 200
-ADJUST_LIMIT = 50
 
 
 def parse_event(data: Any, setup: Setup, *, recorded: bool = False) -> Event:
@@ -272,10 +270,11 @@ def _end_hand(data, setup):
         )
     given = [c for c in cards if c is not None]
     if not all(is_whole(c) and 0 <= c <= DECK for c in given):
-        raise InvalidInput(N_("A card count is a whole number from 0 to 40."))
+        raise InvalidInput(N_("A card count is a whole number from 0 to %(deck)s."), deck=DECK)
     if sum(given) > DECK:
         raise InvalidInput(
-            N_("These counts make more than the deck's 40 cards (%(total)s)."), total=sum(given)
+            N_("These counts make more than the deck's %(deck)s cards (%(total)s)."),
+            deck=DECK, total=sum(given),
         )
     return EndHand(tuple(cards))
 

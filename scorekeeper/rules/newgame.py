@@ -4,10 +4,10 @@ from typing import Any, Mapping
 
 from .errors import N_, InvalidInput
 from .houserules import BUILT_IN_PRESETS, HouseRules, is_whole, rules_from_spec
+from .limits import NAME_LENGTH
 from .names import clean_name
 from .state import Setup, State
 
-NAME_LENGTH = 40
 NEW_GAME_FIELDS = {"sides", "players", "rules", "first_dealer"}
 
 

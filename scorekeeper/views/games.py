@@ -28,6 +28,7 @@ from ..rule_forms import values as rule_values
 from ..errors import status_of
 from ..describe import DEFAULT_NAMES, default_name
 from ..rules.errors import N_, InvalidInput, RuleViolation, ScoringError
+from ..rules.limits import DECK, NAME_LENGTH
 
 bp = Blueprint("games", __name__)
 
@@ -60,7 +61,7 @@ def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
     counts = []
     for side in range(setup.side_count - 1):
         value = args.get(f"cards{side}", "")
-        counts.append(min(40, int(value)) if CARD_COUNT.fullmatch(value) else None)
+        counts.append(min(DECK, int(value)) if CARD_COUNT.fullmatch(value) else None)
     return counts
 
 
@@ -161,15 +162,16 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     steppers and the preview (the board's query keeps the typed counts);
     and the count's Confirm when it must ask first. None: record the count."""
     setup = game.setup
-    counts = [c if type(c) is int and 0 <= c <= 40 else None
+    counts = [c if type(c) is int and 0 <= c <= DECK else None
               for c in boards.card_counts(form, setup)]
     name, *args = move.split(".")
     if name == "end_step" and len(args) == 2 and _INDEX.fullmatch(args[0]) \
             and args[1] in ("-1", "1") and int(args[0]) < len(counts):
         side = int(args[0])
-        # An empty count steps from 20, the count that is worth nothing.
-        start = 20 if counts[side] is None else counts[side]
-        counts[side] = max(0, min(40, start + int(args[1])))
+        # An empty count steps from the count that is worth nothing (20 of 40 for two sides).
+        worth_nothing = setup.rules.card_threshold_for(setup.side_count)
+        start = worth_nothing if counts[side] is None else counts[side]
+        counts[side] = max(0, min(DECK, start + int(args[1])))
         return _show(game_id, _count_query(counts))
     if name in ("end_step", "end_preview"):
         return _show(game_id, _count_query(counts))
@@ -306,7 +308,7 @@ def _picked(args: MultiDict) -> dict[str, str]:
     """A recent player's button (`pick=field:name`, a GET of the form without
     JavaScript) fills that field."""
     field, _, name = args.get("pick", "").partition(":")
-    return {field: name[:40]} if field in NAME_FIELDS else {}
+    return {field: name[:NAME_LENGTH]} if field in NAME_FIELDS else {}
 
 
 def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
@@ -324,7 +326,7 @@ def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
         seated = [form[f].data.strip() for f in fields if (form[f].data or "").strip()]
         typed = names[side].strip() != (form[f"given{side}"].data or "").strip()
         label = names[side] if typed or not seated else " & ".join(seated)
-        labels.append(label if len(label) <= 40 else label[:39] + "…")
+        labels.append(label if len(label) <= NAME_LENGTH else label[:NAME_LENGTH - 1] + "…")
         partners.append(seated)
     return labels, partners
 NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
@@ -368,9 +370,9 @@ def new():
         for field, name in _picked(request.args).items():
             args.setlist(field, [name])
         for index, field in enumerate((form.name0, form.name1, form.name2)):
-            field.data = args.get(field.name, names[index])[:40]
+            field.data = args.get(field.name, names[index])[:NAME_LENGTH]
         for name in NAME_FIELDS[3:]:
-            form[name].data = args.get(name, "")[:40]
+            form[name].data = args.get(name, "")[:NAME_LENGTH]
         form.given0.data, form.given1.data = form.name0.data, form.name1.data
         form.players.data = count
         form.first_dealer.data = request.args.get("first_dealer", "0")

@@ -11,6 +11,7 @@ from ..clock import utc_now
 from ..db import get_db
 from ..rule_forms import PresetForm, fill, rule_field_list, values
 from ..rules.errors import ScoringError
+from ..rules.limits import NAME_LENGTH
 
 bp = Blueprint("settings", __name__)
 
@@ -65,7 +66,7 @@ def new_preset():
         rules_ = available.get(source, rules.BUILT_IN_PRESETS["appli"])
         fill(form, rules_)
         if source in available:
-            form.name.data = gettext("Copy of %(name)s", name=source)[:40]
+            form.name.data = gettext("Copy of %(name)s", name=source)[:NAME_LENGTH]
     return _edit(form, None)
 
 
