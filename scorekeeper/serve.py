@@ -25,7 +25,7 @@ PLAIN_HTTP_NOTE = (
     "secure: the board works (taps made while the Wi-Fi drops wait and are sent once it is "
     "back, and a silent video keeps the screen on), but the app cannot be installed and the "
     "browser's own screen lock is unavailable. For those, run the server on the phone itself "
-    "and open http://127.0.0.1:5000/ there (README: \"One phone, no Wi-Fi\")."
+    "and open http://127.0.0.1:{port}/ there (README: \"One phone, no Wi-Fi\")."
 )
 
 
@@ -72,7 +72,7 @@ def main() -> None:
         print(f"A phone that cannot scan: open http://{name}:{port}/ and type the access key "
               f"{app.config['ACCESS_KEY']}", flush=True)
     if host not in LOCAL_HOSTS:
-        print(PLAIN_HTTP_NOTE, flush=True)
+        print(PLAIN_HTTP_NOTE.format(port=port), flush=True)
     try:
         with serving_lock(app.config["DATABASE"]):
             server.serve(app, host=host, port=port)

@@ -155,11 +155,17 @@
     var scores = document.querySelector("#board .scores");
     if (!button || !button.dataset.scores || busy || !scores) { return null; }
     var shown = [];
+    var needs = scores.querySelectorAll(".needs");
+    var lines = (button.dataset.needs || "").split("|");
     button.dataset.scores.split(" ").forEach(function (value, side) {
       var points = document.getElementById("score-" + side);
       if (points) {
         shown.push([points, points.textContent]);
         points.textContent = value;
+      }
+      if (needs[side] && lines[side] !== undefined) {  // the line under it agrees with it
+        shown.push([needs[side], needs[side].textContent]);
+        needs[side].textContent = lines[side];
       }
     });
     scores.classList.add("pending");
@@ -285,6 +291,7 @@
     if (!form) { return; }
     form.querySelectorAll("button[value=end_hand]").forEach(function (confirm) {
       delete confirm.dataset.scores;
+      delete confirm.dataset.what;  // of the count before, too
       confirm.removeAttribute("aria-disabled");
     });
     clearTimeout(typing);
@@ -476,9 +483,11 @@
     } catch (error) { /* nothing to end */ }
   }
 
+  // A tap in the log's words (data-what), as the board names it once recorded.
   function describe(button) {
     if (!button) { return ""; }
-    return (button.getAttribute("aria-label") || button.textContent).replace(/\s+/g, " ").trim();
+    return (button.dataset.what || button.getAttribute("aria-label") || button.textContent)
+      .replace(/\s+/g, " ").trim();
   }
 
   // Every form posted from the board: the game's taps are kept here (true).
@@ -497,7 +506,7 @@
       id: newToken(), game: current.dataset.game, url: url.pathname,
       fields: Array.from(data.entries()), label: describe(submitter), made: Date.now(),
       // The game as the scorer sees it: this board, and the taps before it.
-      version: Number(current.dataset.version) + queued.length,
+      version: Number(current.dataset.version) + queued.length, ahead: queued.length,
       waited: link === "lost" || queued.some(function (other) { return other.waited; }),
       scores: null
     };
@@ -508,7 +517,10 @@
     }
     // The new score at once, with nothing on its way before it.
     var predicted = !queued.length && !ronda.board.busy() && submitter && submitter.dataset.scores;
-    if (predicted) { entry.scores = submitter.dataset.scores; }
+    if (predicted) {
+      entry.scores = submitter.dataset.scores;
+      entry.needs = submitter.dataset.needs || null;
+    }
     entries.push(entry);
     save(entries);
     render(entries);
@@ -561,10 +573,13 @@
     // This page's CSRF token: the kept one may belong to a session since ended.
     var csrf = document.querySelector("#board input[name=csrf_token]");
     if (csrf && body.has("csrf_token")) { body.set("csrf_token", csrf.value); }
-    // An undo is of what the scorer saw last, the taps before it included.
-    if (entry.waited || TAP_PATH.exec(entry.url)[2] === "undo") {
-      body.set("expected_version", String(entry.version));
-    }
+    // Every tap is of the game the scorer saw: another phone's tap since
+    // makes it a 409, not a second Missa. A live tap behind others of this
+    // phone is of the board their answers left (some of them, the end sheet's
+    // steppers, change no version).
+    var seen = entry.waited || !entry.ahead || TAP_PATH.exec(entry.url)[2] === "undo" ?
+      entry.version : Number(board().dataset.version);
+    body.set("expected_version", String(seen));
     return ronda.board.fetchWithin(entry.url, {
       method: "POST", body: body, headers: { "X-Board": "1" }, credentials: "same-origin"
     }, TAP_TIMEOUT_MS).then(function (response) {
@@ -753,15 +768,22 @@
       });
   }
 
-  // The first tap's score if it was made on this very board (after a reload too).
+  // The first tap's score, and what each side then needs, while it is on
+  // its way. Not once taps wait: the board then shows what is counted, as
+  // its notice says ("N taps waiting, not yet counted"), not one tap of them.
   function predictFirst(current, entry) {
     var scores = current.querySelector(".scores");
-    if (!entry || !entry.scores || !scores || String(entry.version) !== current.dataset.version) {
+    if (!entry || !entry.scores || !scores || entry.waited ||
+        String(entry.version) !== current.dataset.version) {
+      restore(current);
       return;
     }
+    var needs = scores.querySelectorAll(".needs");
+    var lines = (entry.needs || "").split("|");
     entry.scores.split(" ").forEach(function (points, side) {
       var shown = document.getElementById("score-" + side);
       if (shown) { shows(shown, points); }
+      if (needs[side] && entry.needs) { shows(needs[side], lines[side]); }
     });
     if (!scores.classList.contains("pending")) { scores.classList.add("pending"); }
     set(scores, "aria-busy", "true");

@@ -25,6 +25,23 @@
       written[side] = partners.join(" & ").slice(0, 40);
       name.value = written[side];
     }
+    // Each number of players has its own names on offer (the last game's of
+    // that count): a name still as offered follows the count chosen.
+    var offers = JSON.parse(form.dataset.offers || "null");
+    var offered = offers && offers[(form.querySelector("input[name=players]:checked") || {}).value];
+    form.addEventListener("change", function (event) {
+      var next = offers && event.target.name === "players" && offers[event.target.value];
+      if (!next || !offered) { return; }
+      ["name0", "name1", "name2"].forEach(function (id, side) {
+        var field = document.getElementById(id);
+        var given = form.querySelector("input[name=given" + side + "]");
+        if (!field || field.value !== offered[side]) { return; }
+        field.value = next[side];
+        if (given && given.value === offered[side]) { given.value = next[side]; }
+        field.dispatchEvent(new Event("input", { bubbles: true }));  // the dealers' names follow
+      });
+      offered = next;
+    });
     // A recent player's button fills its field at once (without the script: a GET).
     form.addEventListener("click", function (event) {
       var chip = event.target.closest("button[data-fill]");

@@ -204,8 +204,10 @@ def _header() -> dict:
 def _refuse(status: int, problem: str | None = None):
     if request.path.startswith("/api/"):
         return jsonify({"error": gettext(NEEDS_KEY)}), status
+    # A refused key keeps the page it was typed for: "/key" is no page to go back to.
+    back = request.form.get("next") if request.path == KEY_PATH else request.path
     return render_template("access/key.html", problem=problem, status=status,
-                           back=local_path(request.path)), status
+                           back=local_path(back)), status
 
 
 def _let_in(to: str):

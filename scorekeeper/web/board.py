@@ -36,6 +36,11 @@ class Move:
     move: str
     reason: str | None = None
     scores: tuple[int, ...] | None = None
+    # The event it posts (plain data), for the page to name a tap that waits
+    # as the log will name it once recorded.
+    event: dict | None = None
+    # With `scores`: what each side would then need to win (None: game over).
+    to_win: tuple[ToWin | None, ...] | None = None
 
     @property
     def enabled(self) -> bool:
@@ -167,8 +172,11 @@ def _move(state: rules.State, move: str, data: dict, translate,
         return Move(move, translate(waits))
     after, error = outcome_of(state, data)
     if error is not None:
-        return Move(move, error.sentence(translate))
-    return Move(move, None, after.scores if after.scores != state.scores else None)
+        return Move(move, error.sentence(translate), event=data)
+    if after.scores == state.scores:
+        return Move(move, None, None, data)
+    wins = to_win(after) if not after.finished else (None,) * len(after.scores)
+    return Move(move, None, after.scores, data, wins)
 
 
 def _announce_links(state: rules.State, draft: list[rules.Announcement], side: int,

@@ -1,13 +1,17 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
 from markupsafe import Markup
-from flask_babel import gettext as _
+from flask_babel import force_locale, gettext as _
 
 from .. import engine as rules
-from .i18n import join_list
+from .i18n import LANGUAGES, join_list
 from ..engine.errors import N_
 from ..engine.moves import Step, ToWin, points_of
 
+# The sides' names before any game was played: pronouns, which a sentence
+# about the side must say as pronouns ("We win!", not "Us wins!").
+DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
+WINS = (N_("We win!"), N_("They win!"), N_("You win!"))
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
 # Unicode's directional isolates: the plain-text <bdi>. Around a number they
@@ -161,4 +165,37 @@ def predicted(choice) -> Markup:
     scores = getattr(choice, "scores", None)
     if not scores:
         return Markup("")
-    return Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)
+    shown = Markup(' data-scores="%s"') % " ".join(str(score) for score in scores)
+    wins = getattr(choice, "to_win", None)
+    if wins:  # and the lines under the scores, which must agree with them
+        shown += Markup(' data-needs="%s"') % "|".join(to_win_text(win) for win in wins)
+    return shown
+
+
+def move_words(move, setup: rules.Setup) -> Markup:
+    """A board button's `data-what`: its event as the log says it ("Missa ·
+    Eux"), so that a tap waiting for the server is named as it will be once
+    recorded (the undo button, the refusal sheet)."""
+    try:
+        event = rules.parse_event(move.event, setup) if move.event else None
+    except rules.InvalidInput:
+        event = None
+    if event is None:
+        return Markup("")
+    return Markup(' data-what="%s"') % event_text(event, setup.sides)
+
+
+def default_name(name: str) -> int | None:
+    """Which of the default names `name` is, said in any language; None for a
+    name of its own."""
+    for language in LANGUAGES:
+        with force_locale(language):
+            for index, default in enumerate(DEFAULT_NAMES):
+                if _(default) == name:
+                    return index
+    return None
+
+
+def winner_text(name: str) -> str:
+    index = default_name(name)
+    return _("%(name)s wins!", name=name) if index is None else _(WINS[index])

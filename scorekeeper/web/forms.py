@@ -32,10 +32,10 @@ class PlayForm(TokenForm):
 
     move = HiddenField(validators=[DataRequired(), Length(max=60)])
     back = HiddenField(validators=[Optional(), Length(max=300)])
-    # Sent by the page's outbox with a tap that waited for the server: the
-    # version the tap was made on, so that it is refused, not applied blindly,
-    # if another phone has changed the game since. A live tap carries none
-    # (two phones' taps at once are both kept).
+    # The version the tap was made on (the board's, or for a tap that waited
+    # for the server the board's plus the taps before it): refused, not
+    # applied blindly, if another phone has changed the game since, so two
+    # phones tapping the same Missa count it once.
     expected_version = IntegerField(validators=[Optional(), NumberRange(min=0)])
 
 

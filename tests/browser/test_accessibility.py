@@ -45,5 +45,5 @@ def test_the_result_page_is_accessible(phone):
     phone.goto(phone.url.split("?")[0] + "?sheet=more")
     phone.get_by_label("Points (−50 à 50, négatif pour retirer)").fill("33")
     tap(phone, "Ajouter la correction")
-    expect(phone.get_by_role("heading", name="Nous gagne !")).to_be_visible()
+    expect(phone.get_by_role("heading", name="Nous gagnons !")).to_be_visible()
     check(phone, "game over")

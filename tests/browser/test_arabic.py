@@ -34,8 +34,8 @@ def start_arabic_game(page) -> None:
     page.goto("/")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     page.get_by_role("link", name="لعبة جديدة").tap()
-    expect(page.get_by_label("الفريق الأول")).to_have_value("نحن")
-    expect(page.get_by_label("الفريق الثاني")).to_have_value("هم")
+    expect(page.get_by_label("الطرف الأول")).to_have_value("نحن")
+    expect(page.get_by_label("الطرف الثاني")).to_have_value("هم")
     page.get_by_role("button", name="بدء اللعبة").tap()
     expect(page.locator("#board")).to_be_visible()
 
@@ -62,13 +62,13 @@ def glyph_order(page, selector: str) -> list[str]:
 def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     page = arabic_phone()
     start_arabic_game(page)
-    mark(page, "روندا لفريق نحن", then="الإعلانات: نحن روندا")
+    mark(page, "روندا لـنحن", then="الإعلانات: نحن روندا")
     tap(page, "تأكيد")
     expect_scores(page, 1, 0)
-    tap(page, "بونت (1) لفريق هم")
-    tap(page, "خمسة (5) لفريق نحن")
-    expect(page.get_by_text("السلسلة: 5 لفريق نحن، لم تُحتسب بعد")).to_be_visible()
-    tap(page, "ميسا لفريق نحن")  # the missa made by the chain's last hit: 5 + 1
+    tap(page, "بونت (1) لـهم")
+    tap(page, "خمسة (5) لـنحن")
+    expect(page.get_by_text("السلسلة: 5 لـنحن، لم تُحتسب بعد")).to_be_visible()
+    tap(page, "ميسا لـنحن")  # the missa made by the chain's last hit: 5 + 1
     expect_scores(page, 7, 0)
     expect(page.get_by_role("button", name="تراجع: ميسا · نحن")).to_be_visible()
     screenshot(page, "arabic-board")
@@ -76,8 +76,8 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     # Mirrored: the first side stands on the right, its buttons run right to left.
     first, second = page.locator("#score-0").bounding_box(), page.locator("#score-1").bounding_box()
     assert first["x"] > second["x"]
-    one = page.get_by_role("button", name="بونت (1) لفريق نحن").bounding_box()
-    ten = page.get_by_role("button", name="عشرة (10) لفريق نحن").bounding_box()
+    one = page.get_by_role("button", name="بونت (1) لـنحن").bounding_box()
+    ten = page.get_by_role("button", name="عشرة (10) لـنحن").bounding_box()
     assert one["x"] > ten["x"]
     # Numbers stay readable: "+6" is drawn "+6", not "6+", among Arabic words.
     assert glyph_order(page, ".recent li:first-child .gave bdi[dir=ltr]") == ["+", "6"]
@@ -95,8 +95,8 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
 def test_the_common_case_fits_a_360_by_640_screen_in_arabic(arabic_phone):
     page = arabic_phone(viewport={"width": 360, "height": 640})
     start_arabic_game(page)
-    tap(page, "بونت (1) لفريق نحن")  # a chain strip is open: the common case mid-deal
-    for name in ("ميسا لفريق نحن", "ميسا لفريق هم", "التوزيعة التالية", "عشرة (10) لفريق هم"):
+    tap(page, "بونت (1) لـنحن")  # a chain strip is open: the common case mid-deal
+    for name in ("ميسا لـنحن", "ميسا لـهم", "التوزيعة التالية", "عشرة (10) لـهم"):
         box = page.get_by_role("button", name=name, exact=True).bounding_box()
         assert box["y"] + box["height"] <= 640, name
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing pushed sideways
@@ -127,11 +127,11 @@ def test_axe_finds_nothing_serious_right_to_left(arabic_phone, scheme):
     page.goto("/games/new")
     assert serious_violations(page) == [], "new game"
     start_arabic_game(page)
-    mark(page, "روندا لفريق نحن", then="الإعلانات: نحن روندا")
-    mark(page, "روندا لفريق هم", then="الإعلانات: نحن روندا، هم روندا")
+    mark(page, "روندا لـنحن", then="الإعلانات: نحن روندا")
+    mark(page, "روندا لـهم", then="الإعلانات: نحن روندا، هم روندا")
     assert serious_violations(page) == [], "announcement draft"
     tap(page, "تأكيد")
-    tap(page, "بونت (1) لفريق نحن")
+    tap(page, "بونت (1) لـنحن")
     assert serious_violations(page) == [], "chain and reveal strips"
     board = page.url.split("?")[0]
     for sheet in ("ranks", "end", "more"):

@@ -43,7 +43,7 @@ def test_a_two_player_game_played_by_taps_until_a_side_reaches_33(phone, screens
     start_game(phone)
     screenshot(phone, "board-start")
     play_to_33(phone, screenshot)
-    expect(phone.get_by_role("heading", name="Nous gagne !")).to_be_visible()
+    expect(phone.get_by_role("heading", name="Nous gagnons !")).to_be_visible()
     expect(phone.locator(".final")).to_have_text("Nous 33 – Eux 0")
     screenshot(phone, "game-over")
     phone.get_by_role("button", name="Revanche").tap()
@@ -55,7 +55,7 @@ def test_the_same_game_with_javascript_disabled(phone_without_js):
     page = phone_without_js
     start_game(page)
     play_to_33(page)
-    expect(page.get_by_role("heading", name="Nous gagne !")).to_be_visible()
+    expect(page.get_by_role("heading", name="Nous gagnons !")).to_be_visible()
 
 
 def test_a_four_player_game_with_an_announcement_contest_and_its_reveal(phone, screenshot):

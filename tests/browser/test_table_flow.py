@@ -141,7 +141,7 @@ def test_the_rematch_is_the_new_games_address_on_every_phone(phone, new_phone, s
     phone.request.post(f"{server.url}/api/games/{game['id']}/events",
                        data='{"type": "adjust", "side": 1, "points": 11}',
                        headers={"Content-Type": "application/json"})
-    expect(phone.get_by_role("heading", name="Eux gagne !")).to_be_visible(timeout=5000)
+    expect(phone.get_by_role("heading", name="Ils gagnent !")).to_be_visible(timeout=5000)
     phone.get_by_role("button", name="Revanche").tap()
     expect(phone).not_to_have_url(f"{server.url}/games/{game['id']}")
     rematch = phone.url

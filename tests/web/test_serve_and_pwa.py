@@ -24,7 +24,7 @@ def test_make_run_prints_the_address_a_qr_code_and_the_access_key(monkeypatch, t
     # The QR code carries a pairing code, the key is only printed, to be typed.
     code = re.search(r"http://192\.168\.1\.50:5123/pair/([\w-]+)", out).group(1)
     assert "?key=" not in out and "type the access key abcdefghjkmn" in out
-    assert serve.PLAIN_HTTP_NOTE in out  # what the phone can and cannot do over plain http
+    assert serve.PLAIN_HTTP_NOTE.format(port=5123) in out  # what the phone can and cannot do over plain http
     app = served.pop("app")
     assert served == {"host": "0.0.0.0", "port": 5123}
     phone = app.test_client()

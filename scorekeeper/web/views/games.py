@@ -21,6 +21,7 @@ from .. import board as boards
 from .. import review
 from ...service import games, nights, players, presets
 from .. import rule_texts
+from ... import engine as rules
 from ...service.clock import utc_now
 from ...storage.db import write_transaction
 from ..db import get_db
@@ -28,9 +29,10 @@ from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
 from ..rule_forms import fill, rule_field_list, with_rule_fields
 from ..rule_forms import values as rule_values
 from ..errors import sentence_of, status_of
-from ...engine.errors import N_, InvalidInput, ScoringError
+from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from .shared import load_game_or_404, no_such_page, review_context
+from ..describe import DEFAULT_NAMES, default_name
 
 bp = Blueprint("games", __name__)
 
@@ -39,8 +41,6 @@ SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 # and 5,000 digits are past int()'s limit.
 CARD_COUNT = re.compile(r"\d{1,4}")
 _INDEX = re.compile(r"\d")
-# The sides' names before any game was played, in the scorer's language.
-DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
 
 def _wants_board() -> bool:
@@ -86,7 +86,7 @@ def render_board(
         board=board,
         sheet=args.get("sheet"),
         ask_early=args.get("ask") == "early",
-        play_form=PlayForm(formdata=None, token=one_time_token()),
+        play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
         undo_form=UndoForm(formdata=None, token=one_time_token(),
                            expected_version=game.version),
         rematch_form=PlayForm(formdata=None, token=one_time_token()),
@@ -212,6 +212,7 @@ def play(game_id: str):
     try:
         games.record(get_db(), game_id, event, key, utc_now())
     except ScoringError as error:
+        error = _in_form_words(_stale_refusal(game_id, event, error))
         return _after_action(game_id, error, form.back.data or "")
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
@@ -222,6 +223,54 @@ def play(game_id: str):
 def _draft_of(back: str | None, setup) -> list:
     """The announcements marked on the board a form came from (its query)."""
     return boards.parse_draft(MultiDict(parse_qsl(_safe(back))).getlist("a"), setup)
+
+
+# The engine's sentences about malformed input name the API's fields (they
+# start with the field's name, or speak of null): a board's form has no such
+# fields to show. What a scorer can type wrong gets the page's own words;
+# the rest only a hand-made post can send.
+FORM_WORDS = {
+    "points must be a whole number from -%(limit)s to %(limit)s, not 0.":
+        N_("The points are a whole number from -%(limit)s to %(limit)s, not 0: type them again."),
+    "announcements must be a list of 1 to 4 announcements.":
+        N_("Tap the deal's announcements first, then Confirm."),
+}
+API_WORDS = re.compile(r"^(%\(field\)s|[a-z]+(_[a-z]+)*) |\bnull\b")
+
+
+def _in_form_words(error: ScoringError) -> ScoringError:
+    if not isinstance(error, InvalidInput) or not API_WORDS.search(error.message):
+        return error
+    words = FORM_WORDS.get(error.message)
+    return InvalidInput(words, **error.params) if words else InvalidInput(INCOMPLETE_FORM)
+
+
+ALREADY_RECORDED = N_("Already recorded on another phone: not counted twice. "
+                      "The score shown includes it.")
+# Short enough for the board's notice (three lines on a 360 px phone).
+CHANGED_ELSEWHERE = N_("Changed on another phone meanwhile: not counted. Check the score, "
+                       "then tap again.")
+
+
+def _stale_refusal(game_id: str, event: dict, error: ScoringError) -> ScoringError:
+    """A tap refused on a board that another phone changed since it was
+    shown (the version check, or the engine judging the game as it now is):
+    say so, and when that phone recorded this very event (two scorers tapping
+    the same Missa), that it was already recorded."""
+    expected = event.get("expected_version")
+    if expected is None or not isinstance(error, RuleViolation):
+        return error
+    game = load_game_or_404(game_id)
+    if game.version == expected:
+        return error  # the tap was refused for the game as it was shown
+    try:
+        tapped = rules.to_dict(rules.parse_event(
+            {k: v for k, v in event.items() if k != "expected_version"}, game.setup))
+    except ScoringError:
+        return error
+    since = [recorded for seq, recorded in games.effective_events(get_db(), game_id).items()
+             if seq > expected and recorded is not None]
+    return RuleViolation(ALREADY_RECORDED if tapped in since else CHANGED_ELSEWHERE)
 
 
 @bp.post("/games/<game_id>/undo")
@@ -257,11 +306,15 @@ def rematch(game_id: str):
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 
-def _last_names() -> list[str]:
-    row = get_db().execute("SELECT sides FROM games ORDER BY created_at DESC LIMIT 1").fetchone()
+def _last_names(players: int) -> list[str]:
+    """The names the form offers for that many players: the last game's of
+    that count, its default names said in the scorer's language."""
+    row = get_db().execute("SELECT sides FROM games WHERE players = ? ORDER BY created_at DESC"
+                           " LIMIT 1", [players]).fetchone()
     names = json.loads(row[0]) if row else []
     defaults = [gettext(name) for name in DEFAULT_NAMES]
-    return (names + defaults)[:3] if names else defaults
+    return [name if (index := default_name(name)) is None else defaults[index]
+            for name in (names + defaults)[:3]]
 
 
 NewGameRulesForm = with_rule_fields(NewGameForm)
@@ -295,6 +348,18 @@ def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
         partners.append(seated)
     return labels, partners
 NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
+# What the form's reloads (another preset, a recent player's button: GETs of
+# the whole form) keep in the address: what was typed. Not its tokens, which
+# an address would leave in the history, nor the rules, the preset's again.
+KEPT_ON_RELOAD = ("players", *NAME_FIELDS, "first_dealer", "preset", "night", "pick", "lang")
+
+
+def _clean_reload():
+    """The same form at an address without the rest, if it had more."""
+    if all(name in KEPT_ON_RELOAD for name in request.args):
+        return None
+    kept = [(k, v) for k, v in request.args.items(multi=True) if k in KEPT_ON_RELOAD]
+    return redirect(url_for("games.new") + ("?" + urlencode(kept) if kept else ""), 303)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -302,6 +367,9 @@ def new():
     """Sides, players, first dealer and the rules: a preset, which the scorer
     may change for this game only. Choosing another preset reloads the form
     (a GET that keeps what was typed)."""
+    if request.method == "GET" and (clean := _clean_reload()) is not None:
+        return clean
+    offers = None
     db = get_db()
     available = presets.all_presets(db)
     form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
@@ -312,7 +380,10 @@ def new():
     if chosen not in available:
         chosen = night.preset if night and night.preset in available else presets.default_name(db)
     if request.method == "GET":
-        names = _last_names()
+        count = request.args.get("players", str(night.players) if night else "2")
+        # For the page's script: each count's names, while the scorer picks the count.
+        offers = {str(n): _last_names(n) for n in (2, 3, 4)}
+        names = offers.get(count) or offers["2"]
         args = MultiDict(request.args)
         for field, name in _picked(request.args).items():
             args.setlist(field, [name])
@@ -321,7 +392,7 @@ def new():
         for name in NAME_FIELDS[3:]:
             form[name].data = args.get(name, "")[:NAME_LENGTH]
         form.given0.data, form.given1.data = form.name0.data, form.name1.data
-        form.players.data = request.args.get("players", str(night.players) if night else "2")
+        form.players.data = count
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
         fill(form, available[chosen])
@@ -355,4 +426,5 @@ def new():
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
         summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
+        offers=offers,
     ), status

@@ -1,0 +1,65 @@
+"""While the Wi-Fi is down the board says what is counted, all of it, and
+nothing half-guessed (playtest 1, #6); a tap on its way shows its score and
+what each side then needs together; a waiting tap is named as the log will
+name it."""
+
+import time
+
+from playwright.sync_api import expect
+
+from support.table import expect_scores, start_game
+
+
+def _tap(page, name):
+    page.get_by_role("button", name=name, exact=True).tap()
+    time.sleep(0.6)  # not a double tap
+
+
+def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
+    phone = new_phone(viewport={"width": 360, "height": 640})
+    start_game(phone)
+    phone.context.set_offline(True)
+    for name in ("Missa pour Nous", "Missa pour Nous", "Donne suivante"):
+        _tap(phone, name)
+    expect(phone.locator("#link-state")).to_contain_text("3 touches en attente, pas encore comptées")
+    # Score, needs and deal are the server's, together: none of the three taps guessed.
+    expect_scores(phone, 0, 0)
+    expect(phone.locator(".needs")).to_have_text(["encore 33", "encore 33"])
+    expect(phone.locator(".status-text")).to_contain_text("Donne 1/6")
+    expect(phone.locator(".scores")).not_to_have_class("scores pending")
+    # The last waiting tap, in the log's words, as it will read once sent.
+    expect(phone.locator(".undo-what")).to_have_text("Annuler : Donne suivante")
+    phone.context.set_offline(False)
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
+    expect_scores(phone, 2, 0)
+    expect(phone.locator(".needs")).to_have_text(["encore 31", "encore 33"])
+
+
+def test_a_waiting_missa_is_named_as_the_log_names_it(new_phone):
+    phone = new_phone()
+    start_game(phone)
+    phone.context.set_offline(True)
+    _tap(phone, "Missa pour Eux")
+    expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · Eux")
+    phone.context.set_offline(False)
+    expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
+    expect_scores(phone, 0, 1)
+    expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · Eux")
+
+
+def test_a_tap_on_its_way_shows_its_score_and_needs_together(new_phone):
+    phone = new_phone()
+    start_game(phone)
+    game = phone.locator("#board").get_attribute("data-game")
+    held = []  # a slow network: the tap is held until the board has been looked at
+    phone.route(f"**/games/{game}/play", lambda route: held.append(route))
+    phone.get_by_role("button", name="Missa pour Nous", exact=True).tap()
+    expect(phone.locator("#score-0")).to_have_text("1")
+    expect(phone.locator(".needs").first).to_have_text("encore 32")
+    expect(phone.locator(".scores")).to_have_class("scores pending")
+    assert len(held) == 1 and phone.locator("#board").get_attribute("data-version") == "0"
+    held[0].continue_()
+    expect(phone.locator("#board")).to_have_attribute("data-version", "1")
+    expect(phone.locator(".scores")).to_have_class("scores")
+    expect_scores(phone, 1, 0)
+    expect(phone.locator(".needs").first).to_have_text("encore 32")

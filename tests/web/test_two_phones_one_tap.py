@@ -1,0 +1,63 @@
+"""Two phones tapping the same thing at once count it once (playtest 1, #4):
+every board tap carries the version its board showed, and a tap made on a
+board another phone has changed since is refused (409), saying so."""
+
+import html
+
+from support.page_forms import find_button, submit
+from support.pages import api_state, start_game, text
+
+
+def _board_form(client, board, value):
+    page = client.get(board).get_data(as_text=True)
+    return find_button(page, value)
+
+
+def _words(response):
+    return text(html.unescape(response.get_data(as_text=True)))
+
+
+def test_every_board_form_carries_the_version_it_shows(client):
+    board = start_game(client)
+    client.post("/api" + board + "/events", json={"type": "missa", "side": 0})
+    form, _ = _board_form(client, board, "missa.1")
+    assert ("expected_version", "1") in form.fields
+
+
+def test_the_same_tap_from_a_second_phone_counts_once_and_says_so(client):
+    client.set_cookie("lang", "fr")
+    board = start_game(client)
+    phone_a = _board_form(client, board, "missa.0")
+    phone_b = _board_form(client, board, "missa.0")  # the same board, on another phone
+    assert submit(client, *phone_a).status_code == 303
+    refused = submit(client, *phone_b, headers={"X-Board": "1"})
+    assert refused.status_code == 409
+    assert "Déjà enregistré sur un autre téléphone" in _words(refused)
+    assert api_state(client, board)["scores"] == [1, 0]
+    # Without the page's script: the fresh board, the sentence in its notice.
+    again = submit(client, *_board_form(client, board, "next_deal"))
+    stale = submit(client, *phone_b, follow_redirects=True)
+    assert "Déjà enregistré sur un autre téléphone" in _words(stale)
+    assert again.status_code == 303 and api_state(client, board)["scores"] == [1, 0]
+
+
+def test_another_tap_on_an_out_of_date_board_is_refused_as_a_change_elsewhere(client):
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    phone_b = _board_form(client, board, "missa.1")
+    client.post("/api" + board + "/events", json={"type": "missa", "side": 0})
+    refused = submit(client, *phone_b, headers={"X-Board": "1"})
+    assert refused.status_code == 409
+    words = _words(refused)
+    assert "Changed on another phone meanwhile" in words and "Already recorded" not in words
+    assert api_state(client, board)["scores"] == [1, 0]
+
+
+def test_a_tap_undone_on_the_other_phone_is_no_reason_to_say_already_recorded(client):
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    phone_b = _board_form(client, board, "missa.0")
+    client.post("/api" + board + "/events", json={"type": "missa", "side": 0})
+    client.post("/api" + board + "/undo", json={})
+    refused = submit(client, *phone_b, headers={"X-Board": "1"})
+    assert refused.status_code == 409 and "Already recorded" not in _words(refused)

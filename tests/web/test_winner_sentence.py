@@ -1,0 +1,30 @@
+"""The game-over sentence (playtest 1, #9): the default names are pronouns,
+so "Nous gagnons !", not "Nous gagne !"; a name of its own keeps "Karim gagne !"."""
+
+import html
+
+import pytest
+
+from support.pages import start_game
+
+
+def _over(client, names, winner, language):
+    client.set_cookie("lang", language)
+    board = start_game(client, names=names)
+    client.post("/api" + board + "/events", json={"type": "adjust", "side": winner, "points": 33})
+    return html.unescape(client.get(board).get_data(as_text=True))
+
+
+@pytest.mark.parametrize("language, names, winner, sentence", [
+    ("fr", ("Nous", "Eux", ""), 0, "Nous gagnons !"),
+    ("fr", ("Nous", "Eux", ""), 1, "Ils gagnent !"),
+    ("en", ("Us", "Them", ""), 1, "They win!"),
+    ("en", ("Nous", "Eux", ""), 0, "We win!"),  # a French game read in English
+    ("ar", ("نحن", "هم", ""), 0, "فزنا!"),
+    ("fr", ("Karim", "Samira", ""), 0, "Karim gagne !"),
+])
+def test_the_winner_is_said_as_a_pronoun_when_the_side_is_one(client, language, names,
+                                                               winner, sentence):
+    page = _over(client, names, winner, language)
+    assert sentence in page
+    assert "Nous gagne !" not in page and "Us wins!" not in page and "Them wins!" not in page
