@@ -45,7 +45,7 @@ def double_tap(page, selector, gap_ms):
 
 def still_the_result(page, server, game_id, scores=(11, 0)):
     page.wait_for_timeout(800)  # whatever the second tap started has arrived
-    expect(page.get_by_role("heading", name="Nous gagne !")).to_be_visible()
+    expect(page.locator(".over #winner")).to_contain_text("Nous")
     assert page.url.endswith(f"/games/{game_id}")
     state = page.request.get(f"{server.url}/api/games/{game_id}").json()
     assert state["finished"] and state["rematch"] is None and state["scores"] == list(scores)
