@@ -1,28 +1,20 @@
-"""Hostile input on the HTML side (issue 6): every form (the pages:
-test_fuzz_pages.py; the values and the checks: tests/support/fuzz_*.py).
+"""Hostile input on the HTML side (issue 6): every form, with CSRF on. The
+pages are test_fuzz_pages.py; the values and the checks,
+tests/support/fuzz_*.py; the JSON API, test_fuzz.py.
 
-`test_fuzz.py` fuzzes the JSON API; this file sends a browser's kind of
-requests, and worse, with CSRF on:
+Every form POST: either a button of a real page pressed (with the page's
+CSRF token and one-time token), or a form built from scratch; the tokens
+real, missing, wrong, from another session, or reused across forms and
+games; fields missing, repeated, junk; bodies near and over 64 KiB; a
+double tap now and then. A refused POST (4xx, or a redirect that flashes
+an error) changes nothing; a POST whose one-time token was already used
+changes nothing; only the new game, rematch and import forms add games,
+only emptying the bin removes them; every game that changed replays to
+its stored snapshot and summary rows.
 
-- every route of `app.url_map`, mostly GET, with random query strings: the
-  parameters the views read with random and malformed values, extra ones,
-  repeated ones, bad ids, huge values, unicode, lone surrogates and bytes
-  that are not UTF-8 (percent-encoded, and raw as a hostile client may send
-  them), random headers;
-- every form POST: either a button of a real page pressed (with the page's
-  CSRF token and one-time token), or a form built from scratch; the tokens
-  real, missing, wrong, from another session, or reused across forms and
-  games; fields missing, repeated, junk; bodies near and over 64 KiB; a
-  double tap now and then.
-
-After every request: no 5xx, no traceback, the security headers. A GET
-changed nothing. A refused POST (4xx, or a redirect that flashes an error)
-changed nothing. A POST whose one-time token was already used by an accepted
-request changed nothing. No version went down. A game form changed no game
-but its own; only the new game, rematch and import forms add games, only
-emptying the bin removes them (and only binned ones). Every game that changed
-has its stored snapshot equal to `games.replay_log` and its summary rows
-(issue 4) equal to a replay's; at the end, every game is checked again.
+After every request: no 5xx, no traceback, the security headers, no
+version down, every changed game equal to its replay (the checks:
+tests/support/fuzz_site.py).
 """
 
 import json
