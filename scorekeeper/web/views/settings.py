@@ -73,11 +73,17 @@ def new_preset():
     return _edit(form, None)
 
 
-@bp.route("/settings/presets/<preset_id>", methods=["GET", "POST"])
-def edit_preset(preset_id: str):
+def _preset_or_404(preset_id: str) -> dict:
+    """The table's own preset of that id; a built-in one or none is a 404."""
     preset = presets.table_preset(get_db(), preset_id)
     if preset is None:
         abort(404)
+    return preset
+
+
+@bp.route("/settings/presets/<preset_id>", methods=["GET", "POST"])
+def edit_preset(preset_id: str):
+    preset = _preset_or_404(preset_id)
     form = PresetForm()
     if request.method == "GET":
         form.name.data = preset["name"]
@@ -87,9 +93,7 @@ def edit_preset(preset_id: str):
 
 @bp.route("/settings/presets/<preset_id>/delete", methods=["GET", "POST"])
 def delete_preset(preset_id: str):
-    preset = presets.table_preset(get_db(), preset_id)
-    if preset is None:
-        abort(404)
+    preset = _preset_or_404(preset_id)
     form = FlaskForm()
     if request.method == "POST" and form.validate():
         presets.delete(get_db(), preset_id)
