@@ -237,9 +237,37 @@
 
   function enqueue(url, options, putBack) {
     var ready = putBack ? nextPaint() : null;
+    var view = options.method === "GET";
+    if (view) { viewing += 1; }
     return run(function () {
-      return ready ? ready.then(function () { return request(url, options, 0, putBack); })
-                   : request(url, options, 0, putBack);
+      var sent = ready ? ready.then(function () { return request(url, options, 0, putBack); })
+                       : request(url, options, 0, putBack);
+      return view ? sent.finally(function () { viewing -= 1; }) : sent;
+    });
+  }
+
+  // A tap made while a new board is on its way (a draft, a sheet) is meant
+  // for the board the scorer is about to see: B's Ronda then at once Confirm
+  // confirms A's and B's Rondas, not A's alone; A's Ronda then at once B's
+  // drafts both. Such a tap waits for that board, then is made on the same
+  // control there (found by what it does), or on none if it is gone.
+  var viewing = 0;  // board GETs queued or on their way
+  function keyOf(control) {
+    if (control.tagName === "BUTTON") {
+      return [control.form && control.form.action, control.name, control.value].join(" ");
+    }
+    return control.getAttribute("aria-label") || control.textContent.trim();
+  }
+  function later(control, make) {
+    var key = keyOf(control);
+    var selector = control.tagName === "BUTTON" ? "button" : "a[data-swap]";
+    control.classList.add("pressed");
+    run(function () {
+      var current = board();
+      var again = current && Array.prototype.filter.call(current.querySelectorAll(selector),
+        function (other) { return keyOf(other) === key; })[0];
+      control.classList.remove("pressed");
+      if (again) { make(again); }
     });
   }
 
@@ -248,6 +276,10 @@
     if (!form.closest("#board") || form.hasAttribute("data-navigate")) { return; }
     event.preventDefault();
     var submitter = event.submitter;
+    if (viewing && submitter && form.hasAttribute("data-follows-view")) {
+      later(submitter, function (again) { again.form.requestSubmit(again); });
+      return;
+    }
     if (form.hasAttribute("data-live-form")) { clearTimeout(typing); }  // sent as typed
     if (submitter && submitter.getAttribute("aria-disabled") === "true") {
       sayWhy(submitter);
@@ -272,6 +304,9 @@
     var link = event.target.closest("a[data-swap]");
     if (!link || event.defaultPrevented || event.metaKey || event.ctrlKey) { return; }
     event.preventDefault();
+    if (viewing) { later(link, follow); } else { follow(link); }
+  });
+  function follow(link) {
     if (link.getAttribute("aria-disabled") === "true") {
       sayWhy(link);
       return;
@@ -279,7 +314,7 @@
     link.classList.add("pressed");
     tick();
     enqueue(link.href, { method: "GET" });
-  });
+  }
 
   // The end-of-hand count: the sheet follows what is typed. Its Confirm
   // posts the fields themselves, so the count typed is the count recorded;

@@ -185,3 +185,26 @@ def test_a_side_that_announced_says_so_instead_of_drafting_twice(phone):
     expect(phone.locator("#notice")).to_have_text(
         "Nous a déjà annoncé : chaque joueur annonce une fois par donne.")
     expect(phone.locator(".draft-strip span")).to_have_text("Annonces : Nous Ronda")
+
+
+# Two taps in the same instant: the second one lands before the first one's
+# board (its draft) has come back from the server.
+AT_ONCE = """selectors => selectors.forEach(s => document.querySelector(s).click())"""
+
+
+def test_two_announcements_tapped_at_once_are_both_drafted(phone):
+    start_game(phone)
+    phone.evaluate(AT_ONCE, [".pad.side-0 .kind-ronda", ".pad.side-1 .kind-ronda"])
+    expect(phone.locator(".draft-strip span")).to_have_text("Annonces : Nous Ronda, Eux Ronda")
+
+
+def test_confirm_tapped_before_the_last_announcement_came_back_confirms_it_too(phone):
+    """Tap B's Ronda, then at once Confirm (where the finger already is):
+    both Rondas are recorded, a contest for the ranks, not A's alone."""
+    start_game(phone)
+    mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
+    phone.evaluate(AT_ONCE, [".pad.side-1 .kind-ronda", "button[value=announce]"])
+    expect(phone.locator(".reveal-strip")).to_be_visible()
+    recorded = state(phone)  # A's Ronda alone would have scored at once, no contest
+    assert recorded["awaiting_reveal"] is True and recorded["scores"] == [0, 0]
+    assert recorded["version"] == 1
