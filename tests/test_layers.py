@@ -168,3 +168,47 @@ def test_no_test_module_imports_another():
             for name in names:
                 leaf = name.split(".")[-1]
                 assert not leaf.startswith("test_") and leaf != "conftest", (path, name)
+
+
+# Every form in one module (README, "Layout"): a view may use a form, not
+# make one. A class built by with_rule_fields takes forms' module name
+# wherever it is called, so each form must also be one of forms' own names.
+FORMS_PROBE = """
+import pkgutil, sys, wtforms
+import scorekeeper
+for info in pkgutil.walk_packages(scorekeeper.__path__, "scorekeeper."):
+    __import__(info.name)
+from scorekeeper.web import forms
+own = {id(value) for value in vars(forms).values()}
+seen, todo = set(), [wtforms.Form]
+while todo:
+    for sub in todo.pop().__subclasses__():
+        if sub not in seen:
+            seen.add(sub)
+            todo.append(sub)
+for cls in seen:
+    if cls.__module__.startswith("scorekeeper") and id(cls) not in own:
+        print(f"{cls.__module__}.{cls.__qualname__}")
+"""
+
+
+def test_every_form_is_defined_in_the_forms_module():
+    result = subprocess.run([sys.executable, "-c", FORMS_PROBE], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", "forms made outside web/forms.py:\n" + result.stdout
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "scorekeeper.web.forms"))
+def test_no_module_but_forms_imports_a_form_class(module):
+    """No FlaskForm, no wtforms form or field outside forms.py: the views
+    only set choices (wtforms' SelectChoice), app.py turns CSRF on."""
+    allowed = {"wtforms.fields.choices.SelectChoice", "flask_wtf.csrf.CSRFProtect"}
+    named = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            named.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+    wrong = {n for n in named if n.split(".")[0] in ("wtforms", "flask_wtf")} - allowed
+    assert not wrong, f"{module} imports {sorted(wrong)}"

@@ -25,9 +25,9 @@ from ... import engine as rules
 from ...service.clock import utc_now
 from ...storage.db import write_transaction
 from ..db import get_db
-from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
-from ..rule_forms import fill, rule_field_list, with_rule_fields
-from ..rule_forms import values as rule_values
+from ..forms import (
+    NewGameRulesForm, PlayForm, UndoForm, fill_rules, one_time_token, rule_field_list, rule_values,
+)
 from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
@@ -317,7 +317,6 @@ def _last_names(players: int) -> list[str]:
             for name in (names + defaults)[:3]]
 
 
-NewGameRulesForm = with_rule_fields(NewGameForm)
 NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b")
 PARTNER_FIELDS = (("p0a", "p0b"), ("p1a", "p1b"))
 
@@ -395,7 +394,7 @@ def new():
         form.players.data = count
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
-        fill(form, available[chosen])
+        fill_rules(form, available[chosen])
         form.token.data = one_time_token()
     elif form.validate():
         sides, partners = _sides_and_partners(form)

@@ -14,8 +14,7 @@ from ...service import nights, presets
 from ...service.clock import utc_now
 from ..errors import sentence_of
 from ..db import get_db
-from ..forms import one_time_token
-from ..night_forms import NightForm, RoundForm, ScreenForm
+from ..forms import NightForm, RoundForm, ScreenForm, one_time_token
 from ...engine.errors import N_, ScoringError
 from ..screen_access import QUERY as SCREEN_QUERY
 

@@ -12,8 +12,7 @@ from ...service.clock import utc_now
 from ...storage.db import write_transaction
 from ..errors import sentence_of
 from ..db import get_db
-from ..forms import one_time_token
-from ..history_forms import ConfirmForm, MergeForm, PlayerForm
+from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
 from ...engine.errors import N_, ScoringError
 from .shared import gains_bars, no_such_page, page_number
 
