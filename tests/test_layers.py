@@ -107,6 +107,22 @@ def test_the_package_has_no_import_cycle():
     assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
 
 
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_import_of_the_app_renames_what_it_imports(module):
+    """A layer's folder names it (engine, not rules; board, not boards): the
+    same word at two layers is told apart by the package, not by an alias."""
+    path = MODULES[module]
+    renamed = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").split(".")[0] == "scorekeeper"):
+            renamed += [f"{a.name} as {a.asname}" for a in node.names if a.asname]
+        elif isinstance(node, ast.Import):
+            renamed += [f"{a.name} as {a.asname}" for a in node.names
+                        if a.asname and a.name.split(".")[0] == "scorekeeper"]
+    assert not renamed, f"{module}: {renamed}"
+
 # One interpreter imports each module as if it were the first of the app's
 # it met (the app's modules forgotten in between, the libraries kept), then
 # says which libraries the engine's and the service's imports brought in.

@@ -16,7 +16,7 @@ from ..errors import sentence_of
 from ..db import get_db
 from ..forms import NightForm, RoundForm, ScreenForm, one_time_token
 from ...engine.errors import N_, ScoringError
-from ..screen_access import QUERY as SCREEN_QUERY
+from .. import screen_access
 
 bp = Blueprint("nights", __name__)
 
@@ -83,7 +83,7 @@ def show(night_id: str):
 
 
 def _screen_url(night: nights.Night, external: bool = False) -> str:
-    args = {SCREEN_QUERY: night.screen_key} if night.screen_key else {}
+    args = {screen_access.QUERY: night.screen_key} if night.screen_key else {}
     return url_for("nights.screen", night_id=night.id, _external=external, **args)
 
 
@@ -147,8 +147,8 @@ def screen(night_id: str):
     template = "nights/_screen.html" if request.headers.get("X-Screen") == "1" \
         else "nights/screen.html"
     data_url = url_for("nights.screen_data", night_id=night.id,
-                       **({SCREEN_QUERY: request.args[SCREEN_QUERY]}
-                          if SCREEN_QUERY in request.args else {}))
+                       **({screen_access.QUERY: request.args[screen_access.QUERY]}
+                          if screen_access.QUERY in request.args else {}))
     html = render_template(template, data_url=data_url, poll_ms=SCREEN_POLL_MS, **context)
     return Response(html, headers={"Cache-Control": "no-store"})
 

@@ -7,7 +7,7 @@ from flask_babel import gettext
 
 from ...service import presets
 from .. import rule_texts
-from ... import engine as rules
+from ... import engine
 from ...service.clock import utc_now
 from ..errors import sentence_of
 from ..db import get_db
@@ -23,7 +23,7 @@ def index():
     db = get_db()
     return render_template(
         "settings/index.html",
-        built_in=rules.BUILT_IN_PRESETS,
+        built_in=engine.BUILT_IN_PRESETS,
         table=presets.table_presets(db),
         default=presets.default_name(db),
         form=CsrfForm(),
@@ -65,8 +65,8 @@ def new_preset():
     if request.method == "GET":
         source = request.args.get("from", "appli")
         available = presets.all_presets(get_db())
-        rules_ = available.get(source, rules.BUILT_IN_PRESETS["appli"])
-        fill_rules(form, rules_)
+        rules = available.get(source, engine.BUILT_IN_PRESETS["appli"])
+        fill_rules(form, rules)
         if source in available:
             form.name.data = gettext("Copy of %(name)s", name=source)[:NAME_LENGTH]
     return _edit(form, None)
