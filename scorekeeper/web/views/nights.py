@@ -1,6 +1,6 @@
 """Club nights: start one, add its tables (one game at a time, or a round of
 its round robin), its standings, and the big screen for a TV at the club.
-Thin: nights.py decides and writes."""
+Thin: service/nights.py decides and writes."""
 
 from datetime import date
 

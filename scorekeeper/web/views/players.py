@@ -1,6 +1,6 @@
 """The roster and a person's page: statistics, partners and opponents, a
-pair, and the changes (rename, merge and its undoing). Thin: players.py
-writes, person_stats.py reads."""
+pair, and the changes (rename, merge and its undoing). Thin:
+service/players.py writes, service/person_stats.py reads."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
