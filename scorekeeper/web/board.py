@@ -15,9 +15,10 @@ from typing import Any, Mapping
 
 from .. import engine
 from ..service.games import Game, last_record, standing_events
-from ..engine.errors import N_
+from ..engine.errors import N_, InvalidInput
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from ..engine.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
+from ..engine.moves import (Step, ToWin, impossible_reveal, outcome_of, points_of, timeline,
+                            to_win)
 
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4
@@ -158,6 +159,24 @@ CLOSE_THE_DEAL = ("next_deal", "end_hand")
 def draft_in_the_way(move: str, draft: list[engine.Announcement]) -> str | None:
     """Why `move` cannot be made while `draft` is marked (None: it can)."""
     return PENDING_DRAFT if draft and move.split(".")[0] in CLOSE_THE_DEAL else None
+
+
+IMPOSSIBLE_RANKS = {
+    "tringa": N_("%(count)s Tringas of %(rank)s cannot be: the deck has only four cards of each "
+                 "rank. Check the ranks."),
+    "ronda": N_("%(count)s Rondas of %(rank)s cannot be: the deck has only four cards of each "
+                "rank. Check the ranks."),
+}
+
+
+def ranks_in_doubt(state: engine.State, event: dict, rank_name) -> InvalidInput | None:
+    """The refusal of ranks no deck can hold (engine: impossible_reveal),
+    which the board asks again rather than record; `rank_name` words a rank."""
+    impossible = impossible_reveal(state, event)
+    if impossible is None:
+        return None
+    rank, count = impossible
+    return InvalidInput(IMPOSSIBLE_RANKS[state.pool.kind], count=count, rank=rank_name(rank))
 
 
 def _announce_data(draft: list[engine.Announcement]) -> dict:

@@ -32,7 +32,7 @@ from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from .shared import load_game_or_404, no_such_page, review_context
-from ..describe import DEFAULT_NAMES, default_name
+from ..describe import DEFAULT_NAMES, default_name, rank_name
 
 bp = Blueprint("games", __name__)
 
@@ -206,6 +206,9 @@ def play(game_id: str):
         if shown is not None:
             return shown
     event = board.event_for_move(move, request.form, game.setup)
+    doubt = board.ranks_in_doubt(game.state, event, rank_name)
+    if doubt is not None:
+        return _after_action(game_id, doubt, form.back.data or "")
     if form.expected_version.data is not None:
         event["expected_version"] = form.expected_version.data
     key = f"form:{form.token.data}:{move}"
