@@ -196,6 +196,10 @@ def default_name(name: str) -> int | None:
     return None
 
 
-def winner_text(name: str) -> str:
+def winner_text(name: str) -> Markup:
+    """The result's heading; the name isolated (<bdi>), so that a Latin name
+    in an Arabic sentence stays whole and in its place."""
     index = default_name(name)
-    return _("%(name)s wins!", name=name) if index is None else _(WINS[index])
+    if index is not None:
+        return Markup.escape(_(WINS[index]))
+    return Markup.escape(_("%(name)s wins!")) % {"name": Markup("<bdi>%s</bdi>") % name}
