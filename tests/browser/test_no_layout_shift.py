@@ -84,3 +84,24 @@ def test_no_page_shifts_by_itself(browser, server, addresses, phone_name):
         assert shifted == {}
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("phone_name", PHONES)
+def test_no_page_is_wider_than_the_phone(browser, server, addresses, phone_name):
+    """Every page fits the screen: nothing pushed sideways, nothing cut off
+    (a mobile page wider than the screen widens innerWidth with it, so the
+    measure is the screen's)."""
+    locale, width, height = PHONES[phone_name]
+    context = browser.new_context(base_url=server.url, locale=locale, has_touch=True,
+                                  is_mobile=True, viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        wider = {}
+        for address in addresses:
+            page.goto(address)
+            seen = page.evaluate("() => document.documentElement.scrollWidth")
+            if seen > width:
+                wider[address] = seen
+        assert wider == {}
+    finally:
+        context.close()
