@@ -115,8 +115,13 @@ class Board:
     end_preview: EndPreview | None = None
     notice: str | None = None  # one sentence for the status line: why, or what went wrong
     rematch: str | None = None  # the id of the finished game's rematch, once started
-    just_done: str | None = None  # "undo", "next_deal": the log's last record, if either
+    just_done: str | None = None  # the log's last record's move, or "undo" (_just_done)
     _hints: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def settles(self) -> bool:
+        """The whole board takes no tap for a moment (a sheet just closed)."""
+        return settles_board(self.just_done)
 
     @property
     def query(self) -> str:
@@ -282,14 +287,24 @@ def build(
 
 
 def _just_done(record: tuple[str, dict] | None) -> str | None:
-    """The game's last tap, if it was one that is never meant twice within a
-    moment (its button then takes no tap for that moment: docs/BOARD.md)."""
+    """The move of the game's last record ("undo" for an undo): its button,
+    and after a sheet's move the whole board, take no tap for a moment, so
+    the second tap of a double tap lands on nothing (docs/BOARD.md)."""
     if record is None:
         return None
     action, payload = record
     if action == "undo":
         return "undo"
-    return "next_deal" if action == "event" and payload.get("type") == "next_deal" else None
+    return move_for_event(payload) if action == "event" else None
+
+
+# Moves made in a sheet over the board: once it closes, what was under the
+# finger is another control.
+SHEET_MOVES = ("reveal", "end_hand", "adjust", "hidden_ronda", "last_trick", "missa_last")
+
+
+def settles_board(just_done: str | None) -> bool:
+    return just_done is not None and just_done.split(".")[0] in SHEET_MOVES
 
 
 def why_off(board: Board, why: str) -> str | None:
@@ -343,6 +358,23 @@ def _whole_or_text(value: str | None) -> Any:
 def card_counts(form: Mapping[str, str], setup: engine.Setup) -> list[Any]:
     """The counts typed in the end-of-hand sheet, one per side but the last."""
     return [_whole_or_text(form.get(f"cards{s}")) for s in range(setup.side_count - 1)]
+
+
+def move_for_event(event: Mapping[str, Any]) -> str | None:
+    """The board's move that posts `event` (event_for_move's inverse), or
+    None for an event no button posts as such."""
+    kind = event.get("type")
+    if kind == "hit":
+        return f"hit.{event.get('side')}.{event.get('value')}"
+    if kind == "missa":
+        return f"{'missa_last' if event.get('last_card') else 'missa'}.{event.get('side')}"
+    if kind == "hidden_ronda":
+        return f"hidden_ronda.{event.get('side')}.{event.get('to')}"
+    if kind == "dealer_last_trick":
+        return f"last_trick.{event.get('outcome')}"
+    if kind in ("chain_end", "next_deal", "announce", "reveal", "end_hand", "adjust"):
+        return kind
+    return None
 
 
 def event_for_move(move: str, form: Mapping[str, str], setup: engine.Setup) -> dict:
