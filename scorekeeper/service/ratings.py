@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import sqlite_utils
 from openskill.models import PlackettLuce
 
+from .unnamed import NOBODY
+
 MODEL = PlackettLuce()
 Z = 3  # the ranking's conservative figure: mean minus 3 standard deviations
 MIN_GAMES = 3  # games before a person is ranked
@@ -84,7 +86,8 @@ def _current(db, person: int) -> Rating | None:
 
 def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], list[int], int]]:
     """The counted games from `key` on, in order: (id, rated_at, each side's
-    people, scores, winner)."""
+    people, scores, winner); a game with a side nobody named (unnamed.py)
+    rates no one."""
     rows = db.execute(
         "SELECT r.game_id, r.rated_at, json_extract(g.state, '$.scores'), g.winner"
         " FROM rated_games r JOIN games g ON g.id = r.game_id"
@@ -95,7 +98,7 @@ def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], li
         cursor = db.execute(
             "SELECT s.game_id, s.side, s.person FROM rated_games r JOIN seats s"
             " ON s.game_id = r.game_id WHERE r.counted = 1 AND"
-            f" {LATER_R}"
+            f" {LATER_R} AND s.person NOT IN {NOBODY}"
             " ORDER BY s.game_id, s.side, s.seat", [key[0], key[0], key[1]])
         for game_id, side, person in cursor:
             seats.setdefault(game_id, {}).setdefault(side, []).append(person)
@@ -271,6 +274,6 @@ def ranking(db: sqlite_utils.Database, min_games: int = MIN_GAMES,
     figure (mean − 3σ): a newcomer's lucky streak does not top the table."""
     cursor = db.execute(
         "SELECT r.person, p.name, r.mu, r.sigma, r.games, r.wins FROM person_ratings r"
-        " JOIN players p ON p.id = r.person WHERE r.games >= ?"
+        f" JOIN players p ON p.id = r.person WHERE r.games >= ? AND r.person NOT IN {NOBODY}"
         f" ORDER BY r.mu - {Z} * r.sigma DESC, p.name_key LIMIT ?", [min_games, limit])
     return [Ranked(person, name, Rating(*figures)) for person, name, *figures in cursor]
