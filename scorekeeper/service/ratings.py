@@ -86,8 +86,8 @@ def _current(db, person: int) -> Rating | None:
 
 def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], list[int], int]]:
     """The counted games from `key` on, in order: (id, rated_at, each side's
-    people, scores, winner); a game with a side nobody named (unnamed.py)
-    rates no one."""
+    people, scores, winner). A side nobody named (unnamed.py) has no people:
+    it plays as an unknown newcomer, and a game of such sides only rates no one."""
     rows = db.execute(
         "SELECT r.game_id, r.rated_at, json_extract(g.state, '$.scores'), g.winner"
         " FROM rated_games r JOIN games g ON g.id = r.game_id"
@@ -106,7 +106,7 @@ def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], li
     for game_id, rated_at, scores, winner in rows:
         scores = json.loads(scores)
         sides = [seats.get(game_id, {}).get(side, []) for side in range(len(scores))]
-        if all(sides):
+        if any(sides):
             games.append((game_id, rated_at, sides, scores, winner))
     return games
 
@@ -115,7 +115,8 @@ def _apply(game, current: dict[int, Rating | None], rows: list[tuple]) -> None:
     """Rate one game from `current` (updated in place); its steps go to `rows`."""
     game_id, rated_at, sides, scores, winner = game
     default = Rating(MODEL.mu, MODEL.sigma, 0)
-    teams = [[current.get(p) or default for p in people] for people in sides]
+    # A side of no named people is someone unknown: a newcomer's rating, kept nowhere.
+    teams = [[current.get(p) or default for p in people] or [default] for people in sides]
     rated = _rate(teams, _ranks(scores, winner))
     for side, (people, before, after) in enumerate(zip(sides, teams, rated)):
         for person, old, (mu, sigma) in zip(people, before, after):

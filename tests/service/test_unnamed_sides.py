@@ -45,12 +45,13 @@ def test_default_sides_are_not_players_ratings_nor_names_of_the_statistics(api, 
         finish(api, api.new_game(sides=["Karim", "Ali"])["id"])
         finish(api, api.new_game(sides=["Karim", "Eux"])["id"])  # one named side
     roster = person_stats.roster(store)
-    assert [player.name for player, _ in roster.people] == ["Karim", "Ali"]
     assert roster.count == 2
-    # Karim's games against a side nobody named are his, but nobody's rating:
-    # the ratings count the games of named people only.
-    assert [(r.name, r.rating.games) for r in ratings.ranking(store)] == [
-        ("Karim", 3), ("Ali", 3)]
+    # Karim's games against a side nobody named are his: rated against an
+    # unknown newcomer each time, whose rating is kept nowhere.
+    assert sorted((r.name, r.rating.games, r.rating.wins) for r in ratings.ranking(store)) == [
+        ("Ali", 3, 0), ("Karim", 6, 6)]
+    assert [(player.name, line.played) for player, line in roster.people] == [
+        ("Karim", 6), ("Ali", 3)]
     karim = players.by_name(store, "Karim")
     found = person_stats.person(store, karim)
     assert found.record.played == 6
@@ -97,4 +98,6 @@ def test_ratings_kept_before_the_rule_are_rebuilt_without_the_default_sides(app,
     migrations.migrate(store)
     ratings.rebuild_if_stale(store)
     with sqlite3.connect(app.config["DATABASE"]) as conn:
-        assert conn.execute("SELECT count(*) FROM person_ratings").fetchone() == (0,)
+        rated = conn.execute("SELECT p.name, r.games FROM person_ratings r"
+                             " JOIN players p ON p.id = r.person").fetchall()
+    assert rated == [("Karim", 3)]
