@@ -69,7 +69,8 @@ def new_preset():
         rules_ = available.get(source, rules.BUILT_IN_PRESETS["appli"])
         fill(form, rules_)
         if source in available:
-            form.name.data = gettext("Copy of %(name)s", name=source)[:NAME_LENGTH]
+            copied = rule_texts.preset_name(source)
+            form.name.data = gettext("Copy of %(name)s", name=copied)[:NAME_LENGTH]
     return _edit(form, None)
 
 
