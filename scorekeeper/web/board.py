@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from .. import engine as rules
 from ..service.games import Game, last_record, standing_events
 from ..engine.errors import N_
+from . import elision
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
 from ..engine.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
 
@@ -172,7 +173,7 @@ def _move(state: rules.State, move: str, data: dict, translate,
         return Move(move, translate(waits))
     after, error = outcome_of(state, data)
     if error is not None:
-        return Move(move, error.sentence(translate), event=data)
+        return Move(move, elision.sentence(error, translate), event=data)
     if after.scores == state.scores:
         return Move(move, None, None, data)
     wins = to_win(after) if not after.finished else (None,) * len(after.scores)
@@ -191,7 +192,7 @@ def _announce_links(state: rules.State, draft: list[rules.Announcement], side: i
         added = draft + [rules.Announcement(side, kind)]
         _, error = outcome_of(state, _announce_data(added))
         links.append(AnnounceLink(side, kind, draft_query(added),
-                                  None if error is None else error.sentence(translate)))
+                                  None if error is None else elision.sentence(error, translate)))
     return links
 
 
@@ -299,11 +300,11 @@ def end_preview(state: rules.State, cards: list[int | None], translate) -> EndPr
     try:
         event = rules.parse_event(event_data, setup)
     except rules.InvalidInput as error:  # more than the deck: nothing to compute
-        return EndPreview(given, None, None, error.sentence(translate), before_last_deal=early)
+        return EndPreview(given, None, None, elision.sentence(error, translate), before_last_deal=early)
     computed = event.counts()[-1]
     after, error = outcome_of(state, event_data)
     if error is not None:
-        return EndPreview(given, computed, None, error.sentence(translate),
+        return EndPreview(given, computed, None, elision.sentence(error, translate),
                           before_last_deal=early)
     return EndPreview(given, computed, points_of(after.gains, setup.side_count), None,
                       after.scores, early)
