@@ -21,7 +21,7 @@ from scorekeeper.testing.live_server import serving
 from support.table import expect_scores, mark, start_game, tap
 from support.accessibility import check as check_accessible
 
-TAPS = ("Missa pour Nous", "Bount (1) pour Nous", "Khamsa (5) pour Eux")
+TAPS = ("Missa pour Nous", "1 Bount pour Nous", "5 Khamsa pour Eux")
 EVENTS = [{"type": "missa", "side": 0}, {"type": "hit", "side": 0, "value": 1},
           {"type": "hit", "side": 1, "value": 5}]
 SEND_MS = 8000  # the poll notices the server within 1.5 s; a tap is then one request
