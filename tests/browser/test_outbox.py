@@ -128,7 +128,7 @@ def test_taps_made_offline_survive_a_reload_and_count_once_in_order(phone, table
     tap_while_away(phone, figures)
     notice = phone.locator("#link-state")
     expect(notice).to_contain_text("Pas de connexion au serveur")
-    expect(notice).to_contain_text("3 touches en attente, pas encore comptées")
+    expect(notice).to_contain_text("3 touches en attente, non comptées")
     expect(phone.locator("html")).to_have_attribute("data-outbox", "3")
     # The score counted, as the notice says: no tap of the three guessed
     # (the first one alone was: a score that was neither the server's nor the
@@ -161,7 +161,7 @@ def test_taps_made_while_the_server_is_stopped_are_sent_once_it_is_back(
     game, url = game_of(phone), phone.url
     table_server.kill()
     tap_while_away(phone, figures, TAPS[:1])
-    expect(phone.locator("#link-state")).to_contain_text("1 touche en attente, pas encore comptée")
+    expect(phone.locator("#link-state")).to_contain_text("1 touche en attente, non comptée")
     reload_while_away(phone, figures)
     table_server.restart()
     figures["server restarts"] += 1

@@ -54,7 +54,7 @@ def test_a_tap_the_server_cannot_take_yet_waits_then_counts(phone):
     second_missa_answered(phone, 503, "Le registre des scores est injoignable.")
     notice = phone.locator("#link-state")
     expect(notice).to_contain_text("Le serveur ne peut pas prendre les touches pour l'instant")
-    expect(notice).to_contain_text("1 touche en attente, pas encore comptée")
+    expect(notice).to_contain_text("1 touche en attente, non comptée")
     # While it waits, the board shows what is counted, as the notice says.
     expect_scores(phone, 0, 1)
     expect(phone.locator(".scores")).to_have_class("scores")
