@@ -107,7 +107,8 @@ def person(db: sqlite_utils.Database, player: Player) -> Person:
         " JOIN seats o ON o.game_id = st.game_id AND o.side = st.side AND o.person != st.person"
         " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
         f" WHERE st.person = ? AND +gs.counted = 1 AND o.person NOT IN {NOBODY}"
-        " GROUP BY o.person ORDER BY sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10", [player.person])]
+        " GROUP BY o.person ORDER BY sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
+        [player.person])]
     opponents = [Line(p, names.get(p, "?"), n, w) for p, n, w in db.execute(
         "SELECT o.person, count(*), sum(gs.won) FROM seats st"
         " JOIN seats o ON o.game_id = st.game_id AND o.side != st.side"

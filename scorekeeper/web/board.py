@@ -300,7 +300,8 @@ def end_preview(state: rules.State, cards: list[int | None], translate) -> EndPr
     try:
         event = rules.parse_event(event_data, setup)
     except rules.InvalidInput as error:  # more than the deck: nothing to compute
-        return EndPreview(given, None, None, elision.sentence(error, translate), before_last_deal=early)
+        return EndPreview(given, None, None, elision.sentence(error, translate),
+                          before_last_deal=early)
     computed = event.counts()[-1]
     after, error = outcome_of(state, event_data)
     if error is not None:
