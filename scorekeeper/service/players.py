@@ -20,7 +20,7 @@ import sqlite_utils
 
 from . import ratings
 from .unnamed import NOBODY
-from .. import engine as rules
+from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.newgame import NAME_LENGTH
 
@@ -95,7 +95,7 @@ def find_or_create(db: sqlite_utils.Database, name: str, now: str) -> Player:
 
 # -- who sat on a side ----------------------------------------------------------------------
 
-def parse_partners(value: Any, setup: rules.Setup) -> list[list[str]]:
+def parse_partners(value: Any, setup: engine.Setup) -> list[list[str]]:
     """Each side's players by name: `[["Karim", "Salma"], ["Ali", "Omar"]]`,
     two per side at most and only with four players; a side left empty (or
     the whole field left out) is the player of the side's own name."""
@@ -117,7 +117,7 @@ def parse_partners(value: Any, setup: rules.Setup) -> list[list[str]]:
     return parsed
 
 
-def link_game(db: sqlite_utils.Database, game_id: str, setup: rules.Setup,
+def link_game(db: sqlite_utils.Database, game_id: str, setup: engine.Setup,
               partners: list[list[str]], now: str) -> None:
     """The seats of a new game; refuses a person on two seats (after merges)."""
     rows, people = [], set()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, engine as rules
+from scorekeeper import create_app, engine
 from scorekeeper.service import games
 from scorekeeper.storage import store
 from scorekeeper.engine import tally
@@ -77,7 +77,7 @@ def random_body(rng, state_json, setup, standing):
         if "side" in changed:
             changed["side"] = rng.randrange(setup.side_count)
         return "corrections", {"seq": seq, "event": changed}
-    state = rules.State.from_snapshot(state_json, setup)
+    state = engine.State.from_snapshot(state_json, setup)
     return "events", rng.choice(_candidates(state, rng))
 
 

@@ -1,6 +1,6 @@
 """The roster and a person's page: statistics, partners and opponents, a
-pair, and the changes (rename, merge and its undoing). Thin: players.py
-writes, person_stats.py reads."""
+pair, and the changes (rename, merge and its undoing). Thin:
+service/players.py writes, service/person_stats.py reads."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -13,8 +13,7 @@ from ...storage.db import write_transaction
 from ..elision import say
 from ..errors import sentence_of
 from ..db import get_db
-from ..forms import one_time_token
-from ..history_forms import ConfirmForm, MergeForm, PlayerForm
+from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
 from ...engine.errors import N_, ScoringError
 from .shared import gains_bars, no_such_page, page_number
 
