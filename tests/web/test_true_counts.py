@@ -9,7 +9,7 @@ import re
 import pytest
 
 from support.page_forms import forms_of, submit
-from tests.service.test_nights import night_games, start_night
+from support.nights import night_games, start_night
 
 
 @pytest.fixture
