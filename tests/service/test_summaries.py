@@ -106,7 +106,7 @@ def test_a_tap_reads_no_log_and_replays_nothing(api, db, monkeypatch):
     for _ in range(30):
         api.event(game_id, type="hit", side=0, value=1)
     calls = []
-    monkeypatch.setattr(rules, "replay", lambda *a, **k: calls.append("replay"))
+    monkeypatch.setattr(engine, "replay", lambda *a, **k: calls.append("replay"))
     monkeypatch.setattr(tally, "replay_counts", lambda *a, **k: calls.append("replay_counts"))
     monkeypatch.setattr(store, "standing_records", lambda *a, **k: calls.append("log"))
     assert api.event(game_id, type="missa", side=1).status_code == 200
