@@ -19,6 +19,7 @@ from typing import Any
 import sqlite_utils
 
 from . import ratings
+from .unnamed import NOBODY
 from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.newgame import NAME_LENGTH
@@ -144,18 +145,21 @@ def seat_names(db: sqlite_utils.Database, game_id: str, sides: int) -> list[list
 
 
 def people(db: sqlite_utils.Database) -> list[Player]:
-    """Every person (merged entries left out), by name."""
+    """Every person (merged entries and sides nobody named left out), by name."""
     return [_player(row) for row in db.execute(
-        f"SELECT {COLUMNS} FROM players WHERE merged_into IS NULL ORDER BY name_key")]
+        f"SELECT {COLUMNS} FROM players WHERE merged_into IS NULL AND id NOT IN {NOBODY}"
+        " ORDER BY name_key")]
 
 
 def recent(db: sqlite_utils.Database, limit: int = RECENT) -> list[Player]:
-    """The people of the latest games, most recent first: the new-game page's offers."""
+    """The people of the latest games, most recent first: the new-game page's
+    offers (a side left with its default name is nobody to offer)."""
     cursor = db.execute(
         f"SELECT {', '.join('p.' + c.strip() for c in COLUMNS.split(','))}"
         " FROM (SELECT id, created_at FROM games WHERE deleted_at IS NULL"
         "       ORDER BY created_at DESC LIMIT 40) g"
         " JOIN seats s ON s.game_id = g.id JOIN players p ON p.id = s.person"
+        f" WHERE s.person NOT IN {NOBODY}"
         " ORDER BY g.created_at DESC, s.side, s.seat")
     found: dict[int, Player] = {}
     for row in cursor:

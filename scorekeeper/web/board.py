@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from .. import engine
 from ..service.games import Game, last_record, standing_events
 from ..engine.errors import N_, InvalidInput
+from . import elision
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
 from ..engine.moves import (Step, ToWin, impossible_reveal, outcome_of, points_of, timeline,
                             to_win)
@@ -196,7 +197,7 @@ def _move(state: engine.State, move: str, data: dict, translate,
         return Move(move, translate(waits))
     after, error = outcome_of(state, data)
     if error is not None:
-        return Move(move, error.sentence(translate), event=data)
+        return Move(move, elision.sentence(error, translate), event=data)
     if after.scores == state.scores:
         return Move(move, None, None, data)
     wins = to_win(after) if not after.finished else (None,) * len(after.scores)
@@ -215,7 +216,7 @@ def _announce_links(state: engine.State, draft: list[engine.Announcement], side:
         added = draft + [engine.Announcement(side, kind)]
         _, error = outcome_of(state, _announce_data(added))
         links.append(AnnounceLink(side, kind, draft_query(added),
-                                  None if error is None else error.sentence(translate)))
+                                  None if error is None else elision.sentence(error, translate)))
     return links
 
 
@@ -333,11 +334,12 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     try:
         event = engine.parse_event(event_data, setup)
     except engine.InvalidInput as error:  # more than the deck: nothing to compute
-        return EndPreview(given, None, None, error.sentence(translate), before_last_deal=early)
+        return EndPreview(given, None, None, elision.sentence(error, translate),
+                          before_last_deal=early)
     computed = event.counts()[-1]
     after, error = outcome_of(state, event_data)
     if error is not None:
-        return EndPreview(given, computed, None, error.sentence(translate),
+        return EndPreview(given, computed, None, elision.sentence(error, translate),
                           before_last_deal=early)
     return EndPreview(given, computed, points_of(after.gains, setup.side_count), None,
                       after.scores, early)

@@ -42,7 +42,7 @@ def _pages(page, server):
     start_game(page)
     running = page.url.split("?")[0]
     game = running.rsplit("/", 1)[1]
-    tap(page, "Bount (1) pour Nous")
+    tap(page, "1 Bount pour Nous")
     over = page.request.post("/api/games", data=json.dumps({"sides": ["Ali", "Bahia"]}),
                              headers={"Content-Type": "application/json"}).json()["id"]
     page.request.post(f"/api/games/{over}/events", headers={"Content-Type": "application/json"},

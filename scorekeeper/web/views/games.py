@@ -375,7 +375,7 @@ def new():
     db = get_db()
     available = presets.all_presets(db)
     form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
-    form.preset.choices = [SelectChoice(name) for name in available]
+    form.preset.choices = [SelectChoice(name, rule_texts.preset_name(name)) for name in available]
     # A table of a club night: the night's rules unless another preset is chosen.
     night = nights.get(db, request.values.get("night", ""))
     chosen = request.values.get("preset")

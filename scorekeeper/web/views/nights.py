@@ -12,6 +12,7 @@ from wtforms.fields.choices import SelectChoice
 
 from ...service import nights, presets
 from ...service.clock import utc_now
+from .. import rule_texts
 from ..errors import sentence_of
 from ..db import get_db
 from ..forms import NightForm, RoundForm, ScreenForm, one_time_token
@@ -51,7 +52,7 @@ def new():
     db = get_db()
     available = presets.all_presets(db)
     form = NightForm(formdata=request.form if request.method == "POST" else None)
-    form.preset.choices = [SelectChoice(name) for name in available]
+    form.preset.choices = [SelectChoice(name, rule_texts.preset_name(name)) for name in available]
     if request.method == "GET":
         form.date.data = date.today().isoformat()
         form.preset.data = presets.default_name(db)

@@ -10,6 +10,7 @@ from ...service import person_stats, players, ratings
 from ...engine import tally
 from ...service.clock import utc_now
 from ...storage.db import write_transaction
+from ..elision import say
 from ..errors import sentence_of
 from ..db import get_db
 from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
@@ -126,9 +127,9 @@ def merge(player_id: int):
         except ScoringError as error:
             flash(sentence_of(error), "error")
             return redirect(url_for("players.show", player_id=source.person), 303)
-        flash(gettext("Merged: %(name)s's games now count for %(other)s. This can be undone "
-                      "on %(other)s's page.", name=source.name,
-                      other=_player(form.into.data).name))
+        flash(say(N_("Merged: %(name)s's games now count for %(other)s. This can be undone "
+                     "on %(other)s's page."), name=source.name,
+                  other=_player(form.into.data).name))
         return redirect(url_for("players.show", player_id=form.into.data), 303)
     target = players.get(db, _chosen("into"))
     if target is None or target.merged or source.merged or target.id == source.id:

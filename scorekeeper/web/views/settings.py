@@ -68,7 +68,8 @@ def new_preset():
         rules = available.get(source, engine.BUILT_IN_PRESETS["appli"])
         fill_rules(form, rules)
         if source in available:
-            form.name.data = gettext("Copy of %(name)s", name=source)[:NAME_LENGTH]
+            copied = rule_texts.preset_name(source)
+            form.name.data = gettext("Copy of %(name)s", name=copied)[:NAME_LENGTH]
     return _edit(form, None)
 
 
