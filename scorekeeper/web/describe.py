@@ -196,10 +196,12 @@ def default_name(name: str) -> int | None:
     return None
 
 
-def winner_text(name: str) -> Markup:
-    """The result's heading; the name isolated (<bdi>), so that a Latin name
-    in an Arabic sentence stays whole and in its place."""
+def winner_text(name: str, team: bool = False) -> Markup:
+    """The result's heading, a team's verb in the plural ("Omar & Leila
+    gagnent !"); the name isolated (<bdi>), so that a Latin name in an Arabic
+    sentence stays whole and in its place."""
     index = default_name(name)
     if index is not None:
         return Markup.escape(_(WINS[index]))
-    return Markup.escape(_("%(name)s wins!")) % {"name": Markup("<bdi>%s</bdi>") % name}
+    sentence = _("%(name)s win!") if team else _("%(name)s wins!")
+    return Markup.escape(sentence) % {"name": Markup("<bdi>%s</bdi>") % name}

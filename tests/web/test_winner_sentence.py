@@ -38,3 +38,16 @@ def test_a_name_in_another_script_stays_whole_in_the_sentence(client):
     client.post("/api" + board + "/events", json={"type": "adjust", "side": 0, "points": 33})
     page = client.get(board).get_data(as_text=True)
     assert '<bdi>Omar &amp; Leila</bdi>' in page.split('id="winner"')[1].split("</h1>")[0]
+
+
+@pytest.mark.parametrize("language, sentence", [
+    ("fr", "Omar & Leila gagnent !"), ("en", "Omar & Leila win!"), ("ar", "فاز Omar & Leila"),
+])
+def test_a_team_wins_in_the_plural(client, language, sentence):
+    """Playtest 3: "Omar & Leila gagne !" for a team of two partners."""
+    client.set_cookie("lang", language)
+    game = client.post("/api/games", json={"sides": ["Omar & Leila", "Hamza & Sanaa"],
+                                           "players": 4}).get_json()["id"]
+    client.post(f"/api/games/{game}/events", json={"type": "adjust", "side": 0, "points": 33})
+    page = html.unescape(text(client.get(f"/games/{game}").get_data(as_text=True)))
+    assert sentence in page
