@@ -165,8 +165,9 @@ class NewGameForm(TokenForm):
         ],
         default="2",
     )
-    name0 = _name_field(_l("First side"), required=True)
-    name1 = _name_field(_l("Second side"), required=True)
+    # Required unless a team's two partners name it (validate below).
+    name0 = _name_field(_l("First side"))
+    name1 = _name_field(_l("Second side"))
     name2 = _name_field(_l("Third side (3 players)"))
     # With four players: each side's two partners (service/players.py). The
     # side's name then defaults to "Karim & Salma": unless the scorer changed
@@ -181,6 +182,22 @@ class NewGameForm(TokenForm):
     first_dealer = RadioField(
         _l("First dealer"), choices=[SelectChoice(str(n), str(n + 1)) for n in range(3)], default="0"
     )
+
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        for side, field in enumerate((self.name0, self.name1)):
+            if (field.data or "").strip():
+                continue
+            if self.players.data == "4":
+                partners = [self[f"p{side}{seat}"].data for seat in "ab"]
+                if all((name or "").strip() for name in partners):
+                    continue  # the team takes its partners' names (views/games.py)
+                field.errors.append(_l("Name this team, or both its partners."))
+            else:
+                field.errors.append(_l("Name this side."))
+            valid = False
+        return valid
 
 
 # The new game's page: the preset's rules, which the scorer may change for this game only.

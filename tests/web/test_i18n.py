@@ -409,9 +409,9 @@ def test_the_switcher_links_to_this_very_page_in_each_language(client, api):
 
 
 @pytest.mark.parametrize("language, errors", [
-    ("fr", ["Ce champ est requis.", "Un nom fait au plus 40 caractères."]),
-    ("ar", ["هذا الحقل مطلوب.", "الاسم من 40 حرفًا على الأكثر."]),
-    ("en", ["This field is required.", "A name takes at most 40 characters."]),
+    ("fr", ["Nommez ce camp.", "Un nom fait au plus 40 caractères."]),
+    ("ar", ["سمّوا هذا الطرف.", "الاسم من 40 حرفًا على الأكثر."]),
+    ("en", ["Name this side.", "A name takes at most 40 characters."]),
 ])
 def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_words):
     client = app.test_client()

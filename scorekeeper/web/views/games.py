@@ -344,7 +344,8 @@ def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
     partners, labels = [], []
     for side, fields in enumerate(PARTNER_FIELDS):
         seated = [form[f].data.strip() for f in fields if (form[f].data or "").strip()]
-        typed = names[side].strip() != (form[f"given{side}"].data or "").strip()
+        name = (names[side] or "").strip()
+        typed = bool(name) and name != (form[f"given{side}"].data or "").strip()
         label = names[side] if typed or not seated else " & ".join(seated)
         labels.append(label if len(label) <= NAME_LENGTH else label[:NAME_LENGTH - 1] + "…")
         partners.append(seated)
