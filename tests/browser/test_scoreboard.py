@@ -92,7 +92,7 @@ def test_an_end_of_hand_with_the_40_complement(phone, screenshot):
     for count in (21, 22, 23):  # an empty count steps from 20
         phone.get_by_role("button", name="Une carte de plus pour Nous").tap()
         expect(phone.get_by_label("Cartes ramassées par Nous")).to_have_value(str(count))
-    expect(phone.get_by_text("Eux : 17 cartes (40 moins le reste)")).to_be_visible()
+    expect(phone.get_by_text("Eux : 17 cartes (le reste des 40)")).to_be_visible()
     expect(phone.locator(".gets")).to_have_text("Nous +3 · Eux +0")
     screenshot(phone, "sheet-end-of-hand")
     tap(phone, "Valider le compte")

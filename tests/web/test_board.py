@@ -164,7 +164,7 @@ def test_the_end_of_hand_sheet_shows_the_complement_and_the_points(french):
     for _ in range(5):
         press(french, board, "next_deal")  # the hand's last deal
     page = text(french.get(board + "?sheet=end&cards0=23").get_data(as_text=True))
-    assert "Eux : 17 cartes (40 moins le reste)" in page
+    assert "Eux : 17 cartes (le reste des 40)" in page
     assert "Nous +3 · Eux +0" in page
     press(french, board + "?sheet=end&cards0=23", "end_hand")
     state = api_state(french, board)
