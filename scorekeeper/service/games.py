@@ -76,8 +76,9 @@ def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, 
     return standing_of(effective_events(db, game_id))
 
 
-def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict] | None:
-    """The game's log's last record, undone or not: (action, payload), or None."""
+def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict, str] | None:
+    """The game's log's last record, undone or not: (action, payload,
+    created_at), or None."""
     return store.last_record(db, game_id)
 
 

@@ -99,13 +99,14 @@ def mark_undone(db: sqlite_utils.Database, game_id: str, seq: int, by: int) -> N
     )
 
 
-def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict] | None:
-    """The game's log's last record: (action, payload), or None."""
+def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict, str] | None:
+    """The game's log's last record: (action, payload, created_at), or None."""
     row = db.execute(
-        "SELECT action, payload FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+        "SELECT action, payload, created_at FROM events WHERE game_id = ? "
+        "ORDER BY seq DESC LIMIT 1",
         [game_id],
     ).fetchone()
-    return None if row is None else (row[0], json.loads(row[1]))
+    return None if row is None else (row[0], json.loads(row[1]), row[2])
 
 
 def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:

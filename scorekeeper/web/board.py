@@ -11,6 +11,7 @@ refused, and says why.
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Mapping
 
 from .. import engine
@@ -222,7 +223,7 @@ def _announce_links(state: engine.State, draft: list[engine.Announcement], side:
 
 def build(
     db, game: Game, draft: list[engine.Announcement], translate,
-    cards: list[int | None] | None = None, why: str | None = None,
+    cards: list[int | None] | None = None, why: str | None = None, now: str | None = None,
 ) -> Board:
     state = game.state
     setup = state.setup
@@ -279,7 +280,7 @@ def build(
         recent=steps[::-1][:RECENT_STEPS],
         undo_step=steps[-1] if steps else None,
     )
-    board.just_done = _just_done(last_record(db, game.id))
+    board.just_done = _just_done(last_record(db, game.id), now)
     if cards is not None:
         board.end_preview = end_preview(state, cards, translate)
     if why is not None:
@@ -287,13 +288,22 @@ def build(
     return board
 
 
-def _just_done(record: tuple[str, dict] | None) -> str | None:
-    """The move of the game's last record ("undo" for an undo): its button,
-    and after a sheet's move the whole board, take no tap for a moment, so
-    the second tap of a double tap lands on nothing (docs/BOARD.md)."""
+# The page drawn right after a tap comes within milliseconds (a slow phone's
+# reload within a second or two); a board opened later was not just tapped.
+JUST_DONE_SECONDS = 3
+
+
+def _just_done(record: tuple[str, dict, str] | None, now: str | None) -> str | None:
+    """The move of the game's last record ("undo" for an undo) if it was
+    recorded just now: its button, and after a sheet's move the whole board,
+    take no tap for a moment, so the second tap of a double tap lands on
+    nothing (docs/BOARD.md)."""
     if record is None:
         return None
-    action, payload = record
+    action, payload, created_at = record
+    if now is not None and (datetime.fromisoformat(now) - datetime.fromisoformat(created_at)
+                            ).total_seconds() > JUST_DONE_SECONDS:
+        return None
     if action == "undo":
         return "undo"
     return move_for_event(payload) if action == "event" else None

@@ -74,7 +74,8 @@ def render_board(
     db = get_db()
     draft = board.parse_draft(args.getlist("a"), game.setup)
     why = args.get("why", "")[:40] or None
-    shown = board.build(db, game, draft, gettext, _cards_from_query(args, game.setup), why)
+    shown = board.build(db, game, draft, gettext, _cards_from_query(args, game.setup), why,
+                        utc_now())
     if error:
         shown.notice = error
     if game.state.finished:
