@@ -1,0 +1,38 @@
+"""The board drawn just after a tap: the button just recorded (and after a
+sheet's move, the whole board) takes no tap for half a second (`settling`,
+`settles`: docs/BOARD.md "Taps"), so that the second tap of a double tap,
+without JavaScript landing on a new page with new tokens, counts nothing.
+A board drawn later takes every tap at once."""
+
+from scorekeeper.web import board
+
+from support.page_forms import find_button
+from support.pages import start_game
+
+
+def button_class(html, value):
+    return find_button(html, value)[1].attrs.get("class", "")
+
+
+def test_the_button_just_recorded_settles_and_only_it(french):
+    game = start_game(french)
+    french.post("/api" + game + "/events", json={"type": "missa", "side": 0})
+    html = french.get(game).get_data(as_text=True)
+    assert "settling" in button_class(html, "missa.0").split()
+    assert "settling" not in button_class(html, "missa.1").split()
+    assert 'class="board sides-2 settles"' not in html  # a Missa is no sheet's move
+
+
+def test_after_a_sheets_move_the_whole_board_settles(french):
+    game = start_game(french)
+    french.post("/api" + game + "/events", json={"type": "adjust", "side": 0, "points": 3})
+    assert " settles" in french.get(game).get_data(as_text=True).split('id="board"')[1][:200]
+
+
+def test_a_board_drawn_later_takes_every_tap(french, monkeypatch):
+    game = start_game(french)
+    french.post("/api" + game + "/events", json={"type": "adjust", "side": 0, "points": 3})
+    french.post("/api" + game + "/events", json={"type": "missa", "side": 0})
+    monkeypatch.setattr(board, "JUST_DONE_SECONDS", -1)  # as if drawn later
+    html = french.get(game).get_data(as_text=True)
+    assert "settling" not in html and " settles" not in html.split('id="board"')[1][:200]
