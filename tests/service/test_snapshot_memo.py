@@ -21,8 +21,8 @@ def test_a_snapshot_written_by_another_hand_is_read_from_the_row(api, db):
 
 
 def test_the_memo_keeps_a_few_games_only(api):
-    for _ in range(games._WRITTEN_KEPT + 5):
+    for _ in range(games.WRITTEN.size + 5):
         game_id = api.new_game(sides=["Nous", "Eux"])["id"]
         api.event(game_id, type="missa", side=0)
-    assert len(games._written) == games._WRITTEN_KEPT
-    assert next(reversed(games._written)) == game_id
+    assert len(games.WRITTEN) == games.WRITTEN.size
+    assert games.WRITTEN.newest() == game_id
