@@ -142,9 +142,8 @@ class Gate:
     def client(self, peer: str | None, header) -> tuple[str, str, bool]:
         """(who asks, the host asked for, whether a proxy stands between):
         a trusted same-host proxy's forwarded values replace its own."""
-        names = {name.lower() for name in header}
         host = header.get("host")
-        proxied = bool(names & PROXY_HEADERS)
+        proxied = any(name in header for name in PROXY_HEADERS)
         if self.trusted_proxies and proxied and is_local(peer):
             hops = [hop.strip() for hop in (header.get("x-forwarded-for") or "").split(",")]
             if len(hops) >= self.trusted_proxies and hops[-self.trusted_proxies]:
@@ -200,12 +199,31 @@ def network_base() -> str | None:
 
 # -- the check before every request ------------------------------------------------------------
 
-def _header() -> dict:
-    # The request's headers by lowercase name, read from the WSGI environ
-    # itself: werkzeug's Headers view cost a tap more than the whole check.
-    # (Content-Type and Content-Length are not among them: the gate reads neither.)
-    return {key[5:].replace("_", "-").lower(): value
-            for key, value in request.environ.items() if key.startswith("HTTP_")}
+class _Header:
+    """The request's headers by lowercase name, looked up in the WSGI environ
+    itself: werkzeug's Headers view cost a tap more than the whole check, and
+    copying every HTTP_ key out of the environ, more than the rest of it
+    (issue 14). Content-Type and Content-Length are not among them: the gate
+    reads neither."""
+
+    __slots__ = ("environ",)
+
+    def __init__(self, environ: dict):
+        self.environ = environ
+
+    @staticmethod
+    def _key(name: str) -> str:
+        return "HTTP_" + name.upper().replace("-", "_")
+
+    def get(self, name: str, default=None):
+        return self.environ.get(self._key(name), default)
+
+    def __contains__(self, name: str) -> bool:
+        return self._key(name) in self.environ
+
+
+def _header() -> _Header:
+    return _Header(request.environ)
 
 
 def _refuse(status: int, problem: str | None = None):
