@@ -143,7 +143,7 @@ class Gate:
         """(who asks, the host asked for, whether a proxy stands between):
         a trusted same-host proxy's forwarded values replace its own."""
         host = header.get("host")
-        proxied = any(name in header for name in PROXY_HEADERS)
+        proxied = not PROXY_HEADERS.isdisjoint(header)  # `header`'s names are lowercase
         if self.trusted_proxies and proxied and is_local(peer):
             hops = [hop.strip() for hop in (header.get("x-forwarded-for") or "").split(",")]
             if len(hops) >= self.trusted_proxies and hops[-self.trusted_proxies]:
@@ -199,31 +199,19 @@ def network_base() -> str | None:
 
 # -- the check before every request ------------------------------------------------------------
 
-class _Header:
-    """The request's headers by lowercase name, looked up in the WSGI environ
-    itself: werkzeug's Headers view cost a tap more than the whole check, and
-    copying every HTTP_ key out of the environ, more than the rest of it
-    (issue 14). Content-Type and Content-Length are not among them: the gate
-    reads neither."""
-
-    __slots__ = ("environ",)
-
-    def __init__(self, environ: dict):
-        self.environ = environ
-
-    @staticmethod
-    def _key(name: str) -> str:
-        return "HTTP_" + name.upper().replace("-", "_")
-
-    def get(self, name: str, default=None):
-        return self.environ.get(self._key(name), default)
-
-    def __contains__(self, name: str) -> bool:
-        return self._key(name) in self.environ
+# The headers the gate reads (the host, and whether a proxy stands between),
+# by lowercase name, with their keys in the WSGI environ.
+GATE_HEADERS = {name: "HTTP_" + name.upper().replace("-", "_")
+                for name in sorted(PROXY_HEADERS | {"host"})}
 
 
-def _header() -> _Header:
-    return _Header(request.environ)
+def _header() -> dict:
+    # Those of the request's headers only, read from the WSGI environ itself:
+    # werkzeug's Headers view cost a tap more than the whole check, and
+    # copying every HTTP_ key out of the environ, more than the rest of it
+    # (issue 14). Content-Type and Content-Length are not among them.
+    environ = request.environ
+    return {name: environ[key] for name, key in GATE_HEADERS.items() if key in environ}
 
 
 def _refuse(status: int, problem: str | None = None):
