@@ -21,7 +21,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from scorekeeper import engine as rules
+from scorekeeper import engine
 from scorekeeper.testing.live_server import LiveServer
 
 from . import table
@@ -150,7 +150,7 @@ def count_in_database(database: Path, tables: list[Table]) -> dict:
                 wrong_state += 1
             # The stored snapshot must be the fold of what the table sent.
             setup = table.setup_of(t.body)
-            expected = rules.replay(setup, [rules.recorded_event(e, setup)
+            expected = engine.replay(setup, [engine.recorded_event(e, setup)
                                             for e in t.events[: len(t.acknowledged)]])
             snapshot = json.loads(db.execute(
                 "SELECT state FROM games WHERE id = ?", [t.game_id]).fetchone()[0])

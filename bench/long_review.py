@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scorekeeper import create_app, engine as rules
+from scorekeeper import create_app, engine
 from scorekeeper.storage import migrations, store
 from scorekeeper.service import summaries
 from scorekeeper.storage.db import connect
@@ -32,19 +32,19 @@ def long_game(path: str, count: int) -> str:
     """A new store at `path` holding one running game of `count` events; its id."""
     db = connect(path)
     migrations.migrate(db)
-    setup = rules.Setup(("Nous", "Eux"), 2, rules.BUILT_IN_PRESETS["appli"], 0)
-    events, state = [], rules.new_game(setup)
+    setup = engine.Setup(("Nous", "Eux"), 2, engine.BUILT_IN_PRESETS["appli"], 0)
+    events, state = [], engine.new_game(setup)
     while len(events) < count:
         for data in CYCLE:
-            event = rules.parse_event(data, setup)
+            event = engine.parse_event(data, setup)
             try:
-                state = rules.apply(state, event)
-            except rules.ScoringError:
-                event = rules.parse_event({"type": "end_hand", "cards": [20, None]}, setup)
-                state = rules.apply(state, event)
+                state = engine.apply(state, event)
+            except engine.ScoringError:
+                event = engine.parse_event({"type": "end_hand", "cards": [20, None]}, setup)
+                state = engine.apply(state, event)
             events.append(event)
     events = events[:count]
-    state = rules.replay(setup, events)
+    state = engine.replay(setup, events)
     game_id, now = "longgame01", "2025-01-03T20:00:00.000+00:00"
     with db.conn:
         store.insert_game(db, {
@@ -55,7 +55,7 @@ def long_game(path: str, count: int) -> str:
         db.conn.executemany(
             "INSERT INTO events (game_id, seq, action, payload, created_at)"
             " VALUES (?, ?, 'event', ?, ?)",
-            [(game_id, seq, store.dumps(rules.to_dict(e)), now)
+            [(game_id, seq, store.dumps(engine.to_dict(e)), now)
              for seq, e in enumerate(events, 1)])
         summaries.create_sides(db, game_id, setup)
         summaries.rebuild(db, game_id, setup, events, now)

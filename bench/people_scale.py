@@ -31,7 +31,7 @@ from scorekeeper import create_app
 from scorekeeper.service import games, nights, ratings
 from scorekeeper.storage.db import connect
 from scorekeeper.storage import migrations
-from scorekeeper import engine as rules
+from scorekeeper import engine
 
 from .common import Check, Row, median, ms, percentile, scratch_dir
 
@@ -93,11 +93,11 @@ def build(path: str, count: int, people: int, seed: int = 15) -> dict:
             night = nights.create(db, {"name": f"Soirée {len(night_ids) + 1}",
                                        "date": now()[:10], "preset": "appli",
                                        "players": 4 if teams else 2, "entrants": entrants},
-                                  now(), rules.BUILT_IN_PRESETS)
+                                  now(), engine.BUILT_IN_PRESETS)
             night_ids.append(night.id)
             for number in range(1, 8):
                 for game in nights.start_round(db, night, number, f"{night.id}:{number}", now(),
-                                               rules.BUILT_IN_PRESETS):
+                                               engine.BUILT_IN_PRESETS):
                     _finish(db, game, skill, rng, now)
                     made += 1
             continue

@@ -1,6 +1,6 @@
 """Engine replay: events per second folding games of 100, 1,000 and 10,000 events.
 
-The events are parsed once, then `rules.replay(setup, events)` is timed, the
+The events are parsed once, then `engine.replay(setup, events)` is timed, the
 fold alone (what the engine costs). Each repeat folds the game enough times
 to last a measurable while. Parsing plus folding (what an undo does with the
 stored log) is reported beside it, not checked.
@@ -9,7 +9,7 @@ stored log) is reported beside it, not checked.
 import random
 import time
 
-from scorekeeper import engine as rules
+from scorekeeper import engine
 
 from . import table
 from .common import Check, Row, median
@@ -42,15 +42,15 @@ def measure(lengths: list[int], repeats: int, events_per_repeat: int) -> Row:
         body = table.new_game_body(long=True)
         setup = table.setup_of(body)
         raw = table.game(random.Random(length), setup, limit=length, long=True)
-        events = [rules.recorded_event(event, setup) for event in raw]
-        expected = rules.replay(setup, events)
+        events = [engine.recorded_event(event, setup) for event in raw]
+        expected = engine.replay(setup, events)
         assert expected.events == length and not expected.finished
         times = max(1, events_per_repeat // length)
         for run in runs:
-            wall, cpu = rate(lambda: rules.replay(setup, events), length, times)
+            wall, cpu = rate(lambda: engine.replay(setup, events), length, times)
             run[f"fold_{length}"], run[f"fold_{length}_cpu"] = round(wall), round(cpu)
             wall, _ = rate(
-                lambda: rules.replay(setup, [rules.recorded_event(e, setup) for e in raw]),
+                lambda: engine.replay(setup, [engine.recorded_event(e, setup) for e in raw]),
                 length, times,
             )
             run[f"parse_fold_{length}"] = round(wall)

@@ -8,7 +8,7 @@ so a stream that the rules would refuse fails here, not in a measurement.
 import random
 from typing import Any, Iterator
 
-from scorekeeper import engine as rules
+from scorekeeper import engine
 
 # A long game must not end: it is played to this target, and a correction
 # (an `adjust`) brings a side back whenever it nears it.
@@ -25,11 +25,11 @@ def new_game_body(players: int = 2, long: bool = False) -> dict[str, Any]:
     return body
 
 
-def setup_of(body: dict[str, Any]) -> rules.Setup:
-    return rules.parse_new_game(body)
+def setup_of(body: dict[str, Any]) -> engine.Setup:
+    return engine.parse_new_game(body)
 
 
-def _announce(rng: random.Random, setup: rules.Setup) -> dict[str, Any]:
+def _announce(rng: random.Random, setup: engine.Setup) -> dict[str, Any]:
     per_side = setup.players // setup.side_count
     seats = [s for s in range(setup.side_count) for _ in range(per_side)]
     announcers = rng.sample(seats, k=rng.choice((1, 1, 1, 2, 2, 3)) if per_side > 1
@@ -38,7 +38,7 @@ def _announce(rng: random.Random, setup: rules.Setup) -> dict[str, Any]:
     for side in announcers:
         entry: dict[str, Any] = {"side": side, "kind": "tringa" if rng.random() < 0.12 else "ronda"}
         if rng.random() < 0.5:
-            entry["rank"] = rng.choice(rules.RANKS)
+            entry["rank"] = rng.choice(engine.RANKS)
         announcements.append(entry)
     return {"type": "announce", "announcements": announcements}
 
@@ -50,7 +50,7 @@ def _card_count(rng: random.Random, sides: int) -> dict[str, Any]:
     return {"type": "end_hand", "cards": [first, rng.randint(6, 34 - first), None]}
 
 
-def next_event(rng: random.Random, state: rules.State, long: bool = False) -> dict[str, Any]:
+def next_event(rng: random.Random, state: engine.State, long: bool = False) -> dict[str, Any]:
     """A plausible next tap of the scorer in `state` (not finished)."""
     setup = state.setup
     sides = setup.side_count
@@ -63,7 +63,7 @@ def next_event(rng: random.Random, state: rules.State, long: bool = False) -> di
     if state.awaiting_reveal:
         pool = state.pool
         return {"type": "reveal", "ranks": [
-            rng.choice(rules.RANKS) if s in pool.contenders else None for s in range(sides)
+            rng.choice(engine.RANKS) if s in pool.contenders else None for s in range(sides)
         ]}
     if not state.announced and not state.played and rng.random() < 0.35:
         return _announce(rng, setup)
@@ -86,21 +86,21 @@ def next_event(rng: random.Random, state: rules.State, long: bool = False) -> di
 
 
 def play(
-    rng: random.Random, setup: rules.Setup, limit: int | None = None, long: bool = False,
-) -> Iterator[tuple[dict[str, Any], rules.State]]:
+    rng: random.Random, setup: engine.Setup, limit: int | None = None, long: bool = False,
+) -> Iterator[tuple[dict[str, Any], engine.State]]:
     """A game's taps, each with the state after it: until the game is
     finished, or `limit` taps. A `long` game (set up with
     `new_game_body(long=True)`) never finishes."""
-    state = rules.new_game(setup)
+    state = engine.new_game(setup)
     count = 0
     while not state.finished and (limit is None or count < limit):
         event = next_event(rng, state, long)
-        state = rules.apply(state, rules.parse_event(event, setup))
+        state = engine.apply(state, engine.parse_event(event, setup))
         count += 1
         yield event, state
 
 
-def game(rng: random.Random, setup: rules.Setup, limit: int | None = None,
+def game(rng: random.Random, setup: engine.Setup, limit: int | None = None,
          long: bool = False) -> list[dict[str, Any]]:
     return [event for event, _ in play(rng, setup, limit, long)]
 

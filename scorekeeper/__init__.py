@@ -7,6 +7,6 @@ scoring engine (`scorekeeper.engine`) brings in no Flask and no SQLite.
 
 def create_app(test_config: dict | None = None):
     """The Flask app of scorekeeper.web.app; see its create_app."""
-    from .web.app import create_app as build
+    from .web import app
 
-    return build(test_config)
+    return app.create_app(test_config)

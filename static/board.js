@@ -215,7 +215,9 @@
         });
       }
       if (putBack) { putBack(); }
-      if (ronda.link) { ronda.link.unreachable(); }
+      // A view (a draft announcement, a sheet) is the server's to draw: it
+      // cannot wait in the outbox as a tap does, so the scorer is told.
+      if (ronda.link) { ronda.link.unreachable(options.offline); }
     });
   }
 
@@ -313,7 +315,9 @@
     }
     link.classList.add("pressed");
     tick();
-    enqueue(link.href, { method: "GET" });
+    // What to say if the server does not answer: the outbox's words for it.
+    var offline = link.closest(".announce") ? "announce-offline" : "view-offline";
+    enqueue(link.href, { method: "GET", offline: offline });
   }
 
   // The end-of-hand count: the sheet follows what is typed. Its Confirm
@@ -436,6 +440,9 @@
   var memory = [];
   var link = "ok";  // "ok", "lost" (no answer), "busy" (answers 503), "back"
   var backTimer = null;
+  var SAID_MS = 5000;
+  var said = null;  // for a moment, instead of "No connection": what that tap needed
+  var saidTimer = null;
   var sending = false;
   var sheet = null;
   var tookBack = 0;
@@ -665,6 +672,7 @@
   function setLink(state) {
     clearTimeout(backTimer);
     link = state;
+    if (state !== "lost") { said = null; }
     if (state === "back") {
       backTimer = setTimeout(function () { if (link === "back") { setLink("ok"); } }, BACK_SHOWN_MS);
     }
@@ -687,8 +695,14 @@
     if (marked) { save(entries); }
   }
 
-  // No answer.
-  function unreachable() {
+  // No answer; `needed` (the name of one of the page's texts) says what the
+  // tap that got none needed: the server (an announcement, a sheet).
+  function unreachable(needed) {
+    if (typeof needed === "string" && text(needed)) {
+      clearTimeout(saidTimer);
+      said = text(needed);
+      saidTimer = setTimeout(function () { said = null; render(); }, SAID_MS);
+    }
     markWaiting();
     var current = board();
     if (current) {
@@ -780,7 +794,7 @@
     if (!notice) { return; }
     var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
-    var what = state ? text(state) : "";
+    var what = state === "lost" && said ? said : (state ? text(state) : "");
     var count = waiting ? plural("waiting", waiting) : "";
     [[".link-what", what], [".link-count", count]].forEach(function (line) {
       var span = notice.querySelector(line[0]);

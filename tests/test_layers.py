@@ -107,6 +107,22 @@ def test_the_package_has_no_import_cycle():
     assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
 
 
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_import_of_the_app_renames_what_it_imports(module):
+    """A layer's folder names it (engine, not rules; board, not boards): the
+    same word at two layers is told apart by the package, not by an alias."""
+    path = MODULES[module]
+    renamed = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").split(".")[0] == "scorekeeper"):
+            renamed += [f"{a.name} as {a.asname}" for a in node.names if a.asname]
+        elif isinstance(node, ast.Import):
+            renamed += [f"{a.name} as {a.asname}" for a in node.names
+                        if a.asname and a.name.split(".")[0] == "scorekeeper"]
+    assert not renamed, f"{module}: {renamed}"
+
 # One interpreter imports each module as if it were the first of the app's
 # it met (the app's modules forgotten in between, the libraries kept), then
 # says which libraries the engine's and the service's imports brought in.
@@ -168,3 +184,47 @@ def test_no_test_module_imports_another():
             for name in names:
                 leaf = name.split(".")[-1]
                 assert not leaf.startswith("test_") and leaf != "conftest", (path, name)
+
+
+# Every form in one module (README, "Layout"): a view may use a form, not
+# make one. A class built by with_rule_fields takes forms' module name
+# wherever it is called, so each form must also be one of forms' own names.
+FORMS_PROBE = """
+import pkgutil, sys, wtforms
+import scorekeeper
+for info in pkgutil.walk_packages(scorekeeper.__path__, "scorekeeper."):
+    __import__(info.name)
+from scorekeeper.web import forms
+own = {id(value) for value in vars(forms).values()}
+seen, todo = set(), [wtforms.Form]
+while todo:
+    for sub in todo.pop().__subclasses__():
+        if sub not in seen:
+            seen.add(sub)
+            todo.append(sub)
+for cls in seen:
+    if cls.__module__.startswith("scorekeeper") and id(cls) not in own:
+        print(f"{cls.__module__}.{cls.__qualname__}")
+"""
+
+
+def test_every_form_is_defined_in_the_forms_module():
+    result = subprocess.run([sys.executable, "-c", FORMS_PROBE], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", "forms made outside web/forms.py:\n" + result.stdout
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "scorekeeper.web.forms"))
+def test_no_module_but_forms_imports_a_form_class(module):
+    """No FlaskForm, no wtforms form or field outside forms.py: the views
+    only set choices (wtforms' SelectChoice), app.py turns CSRF on."""
+    allowed = {"wtforms.fields.choices.SelectChoice", "flask_wtf.csrf.CSRFProtect"}
+    named = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            named.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+    wrong = {n for n in named if n.split(".")[0] in ("wtforms", "flask_wtf")} - allowed
+    assert not wrong, f"{module} imports {sorted(wrong)}"

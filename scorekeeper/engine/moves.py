@@ -10,7 +10,8 @@ from typing import Any, Iterable, Mapping
 
 from .fold import apply, new_game
 from .errors import ScoringError
-from .events import Event, parse_event
+from .events import RANKS, Event, parse_event
+from .limits import DECK
 from .state import Gain, Setup, State
 
 
@@ -77,6 +78,34 @@ def to_win(state: State) -> tuple[ToWin, ...]:
         points = max(0, max(target, best_other + 1) - score)
         answers.append(ToWin(points, score == best_other and score >= target, at_hand_end))
     return tuple(answers)
+
+
+# The deck holds four cards of each rank; a Tringa shows three of its rank, a
+# Ronda (and a double Ronda's higher pair) two.
+CARDS_OF_A_RANK = DECK // len(RANKS)
+CARDS_SHOWN = {"tringa": 3, "ronda": 2}
+
+
+def impossible_reveal(state: State, data: Mapping[str, Any]) -> tuple[int, int] | None:
+    """For a reveal about to be posted: (rank, how many contenders) when its
+    ranks would need more cards of one rank than the deck holds (two Tringas
+    of 5, three Rondas of 4), which only a mis-tap on the rank grid makes.
+    The API takes such a reveal (API.md: it does not check that announcements
+    are possible); a scoreboard asks for the ranks again. None: they can be."""
+    pool = state.pool
+    if pool is None or data.get("type") != "reveal":
+        return None
+    try:
+        event = parse_event(data, state.setup)
+    except ScoringError:
+        return None  # the engine's own refusal says what is wrong
+    known = [event.ranks[side] if event.ranks[side] is not None else pool.ranks[side]
+             for side in pool.contenders]
+    for rank in sorted({r for r in known if r is not None}):
+        count = known.count(rank)
+        if count * CARDS_SHOWN[pool.kind] > CARDS_OF_A_RANK:
+            return rank, count
+    return None
 
 
 @dataclass(frozen=True, slots=True)

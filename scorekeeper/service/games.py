@@ -15,7 +15,7 @@ import sqlite_utils
 
 from . import players, ratings, summaries
 from .recent import Recent
-from .. import engine as rules
+from .. import engine
 from ..storage import store
 from ..engine.log import fold_corrections, standing_of
 from ..storage.db import write_transaction
@@ -35,12 +35,12 @@ class GameNotFound(NotFound):
 class Game:
     id: str
     version: int
-    state: rules.State
+    state: engine.State
     created_at: str
     updated_at: str
 
     @property
-    def setup(self) -> rules.Setup:
+    def setup(self) -> engine.Setup:
         return self.state.setup
 
 
@@ -48,16 +48,16 @@ def new_game_id() -> str:
     return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
 
 
-def _setup_from_row(row: Mapping[str, Any]) -> rules.Setup:
+def _setup_from_row(row: Mapping[str, Any]) -> engine.Setup:
     return _setup(row["sides"], row["players"], row["rules"], row["first_dealer"])
 
 
 @lru_cache(maxsize=256)
-def _setup(sides: str, players: int, house_rules: str, first_dealer: int) -> rules.Setup:
+def _setup(sides: str, players: int, house_rules: str, first_dealer: int) -> engine.Setup:
     """A game's set-up from its stored columns, which never change: read once
     per process, not at every tap (a Setup is frozen, so sharing it is safe)."""
-    return rules.Setup(tuple(json.loads(sides)), players,
-                       rules.rules_from_dict(json.loads(house_rules)), first_dealer)
+    return engine.Setup(tuple(json.loads(sides)), players,
+                        engine.rules_from_dict(json.loads(house_rules)), first_dealer)
 
 
 # The last snapshot this process wrote for a few games, and the state it was
@@ -65,7 +65,7 @@ def _setup(sides: str, players: int, house_rules: str, first_dealer: int) -> rul
 # from that state instead of parsing the text again (a snapshot reads back as
 # the state it was made of: tests/engine). Right whatever became of the
 # write; another writer's text is parsed. {game id: (text, state)}
-WRITTEN: Recent[str, tuple[str, rules.State]] = Recent(64)
+WRITTEN: Recent[str, tuple[str, engine.State]] = Recent(64)
 
 
 def _game_from_row(row: Mapping[str, Any]) -> Game:
@@ -74,7 +74,7 @@ def _game_from_row(row: Mapping[str, Any]) -> Game:
     if known is not None and known[0] == row["state"] and known[1].setup is setup:
         state = known[1]
     else:
-        state = rules.State.from_snapshot(json.loads(row["state"]), setup)
+        state = engine.State.from_snapshot(json.loads(row["state"]), setup)
     return Game(row["id"], row["version"], state, row["created_at"], row["updated_at"])
 
 
@@ -104,7 +104,7 @@ def load(db: sqlite_utils.Database, game_id: str) -> Game:
 
 def create(
     db: sqlite_utils.Database, body: Any, key: str | None, now: str,
-    presets: Mapping[str, rules.HouseRules] = rules.BUILT_IN_PRESETS,
+    presets: Mapping[str, engine.HouseRules] = engine.BUILT_IN_PRESETS,
 ) -> tuple[Game, bool]:
     """Start a game; (game, True), or (the game this key already made, False).
     Beyond the contract, `partners` names each side's players (players.py)."""
@@ -113,17 +113,17 @@ def create(
         partners = body.pop("partners")
     else:
         partners = None
-    setup = rules.parse_new_game(body, presets)
+    setup = engine.parse_new_game(body, presets)
     return _start(db, setup, players.parse_partners(partners, setup), key, now)
 
 
 def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[Game, bool]:
-    """The rematch of a game (rules.rematch), its players on the same seats:
+    """The rematch of a game (engine.rematch), its players on the same seats:
     made once, whoever asks and however often; every later ask gets the same
     game, (game, False)."""
     game = load(db, game_id)
     seated = players.seat_names(db, game_id, game.setup.side_count)
-    return _start(db, rules.rematch(game.state), seated, rematch_key(game_id), now)
+    return _start(db, engine.rematch(game.state), seated, rematch_key(game_id), now)
 
 
 def rematch_key(game_id: str) -> str:
@@ -135,7 +135,7 @@ def rematch_of(db: sqlite_utils.Database, game_id: str) -> str | None:
     return store.game_id_for_creation_key(db, rematch_key(game_id))
 
 
-def _start(db: sqlite_utils.Database, setup: rules.Setup, seated: list[list[str]],
+def _start(db: sqlite_utils.Database, setup: engine.Setup, seated: list[list[str]],
            key: str | None, now: str) -> tuple[Game, bool]:
     with write_transaction(db):
         if key is not None:
@@ -145,7 +145,7 @@ def _start(db: sqlite_utils.Database, setup: rules.Setup, seated: list[list[str]
         game_id = new_game_id()
         while store.game_exists(db, game_id):
             game_id = new_game_id()
-        state = rules.new_game(setup)
+        state = engine.new_game(setup)
         store.insert_game(db, {
             "id": game_id,
             "created_at": now,
@@ -192,15 +192,15 @@ def record(
         if row is None:
             raise GameNotFound(N_("No game has this id."))
         game = _game_from_row(row)
-        event = rules.parse_event(body, game.setup)
+        event = engine.parse_event(body, game.setup)
         if key_used:
             return game, False
         # Apply first: a reveal missing a rank is a 400, which the contract
         # answers before a version conflict's 409.
-        state = rules.apply(game.state, event)
+        state = engine.apply(game.state, event)
         _check_version(game, expected)
         version = game.version + 1
-        store.append(db, game_id, version, "event", rules.to_dict(event), key, now)
+        store.append(db, game_id, version, "event", engine.to_dict(event), key, now)
         text = store.save_state(db, game_id, version, state.snapshot(), now,
                                 also=summaries.game_columns(state, now))
         summaries.after_event(db, game_id, game.state, state)
@@ -230,8 +230,8 @@ def undo(
         if not standing:
             raise RuleViolation(N_("There is nothing to undo."))
         undone_seq = standing[-1][0]
-        state = rules.replay(
-            game.setup, [rules.recorded_event(event, game.setup) for _, event in standing[:-1]]
+        state = engine.replay(
+            game.setup, [engine.recorded_event(event, game.setup) for _, event in standing[:-1]]
         )
         version = game.version + 1
         store.append(db, game_id, version, "undo", {"undoes": undone_seq}, key, now)
@@ -248,7 +248,7 @@ def undo(
 class CorrectionRefused(RuleViolation):
     """A correction the replay refuses: the sentence names the event in the way."""
 
-    def __init__(self, message: str, event: rules.Event, sides: tuple[str, ...],
+    def __init__(self, message: str, event: engine.Event, sides: tuple[str, ...],
                  cause: ScoringError, **params):
         super().__init__(message, **params)
         self.event, self.sides, self.cause = event, sides, cause
@@ -260,17 +260,17 @@ class CorrectionRefused(RuleViolation):
         )
 
 
-def _what(event: rules.Event, sides: tuple[str, ...], event_text) -> str:
+def _what(event: engine.Event, sides: tuple[str, ...], event_text) -> str:
     """The event in the caller's words (the web layer's describe.event_text),
     else its type."""
-    return event_text(event, sides) if event_text else rules.to_dict(event)["type"]
+    return event_text(event, sides) if event_text else engine.to_dict(event)["type"]
 
 
-def _correction_refused(setup: rules.Setup, standing: list[tuple[int, dict]],
-                        events: list[rules.Event], seq: int, numbers: dict[int, int],
+def _correction_refused(setup: engine.Setup, standing: list[tuple[int, dict]],
+                        events: list[engine.Event], seq: int, numbers: dict[int, int],
                         error: ScoringError) -> CorrectionRefused:
     index = getattr(error, "event_index", len(events) - 1)
-    before = rules.replay(setup, events[:index])
+    before = engine.replay(setup, events[:index])
     where = {"hand": before.hand, "deal": before.deal}
     if standing[index][0] == seq:
         return CorrectionRefused(
@@ -286,7 +286,7 @@ class EndsEarlier(RuleViolation):
     """A correction after which the game is over before some of its later
     events: they can stand no more. `remove_after_end` takes them out too."""
 
-    def __init__(self, message: str, event: rules.Event, sides: tuple[str, ...], **params):
+    def __init__(self, message: str, event: engine.Event, sides: tuple[str, ...], **params):
         super().__init__(message, **params)
         self.event, self.sides = event, sides
 
@@ -324,7 +324,7 @@ def correct(
         setup = game.setup
         # Putting back an event exactly as it was recorded reads it as recorded.
         recorded = new is not None and new == store.first_recorded(db, game_id, seq)
-        replacement = None if new is None else rules.parse_event(new, setup, recorded=recorded)
+        replacement = None if new is None else engine.parse_event(new, setup, recorded=recorded)
         if key is not None and store.key_used(db, game_id, key):
             return game, False
         _check_version(game, expected)
@@ -332,18 +332,18 @@ def correct(
         if seq not in effective:
             raise RuleViolation(N_("This game has no such event standing: it may have "
                                    "been undone."))
-        payload = None if replacement is None else rules.to_dict(replacement)
+        payload = None if replacement is None else engine.to_dict(replacement)
         if effective[seq] == payload:
             raise RuleViolation(N_("This correction changes nothing."))
         numbers = {s: n for n, s in enumerate(
             (s for s, e in effective.items() if e is not None), 1)}
         effective[seq] = payload
         standing = standing_of(effective)
-        events = [rules.recorded_event(e, setup) for _, e in standing]
+        events = [engine.recorded_event(e, setup) for _, e in standing]
         removed: list[int] = []
         try:
-            rules.replay(setup, events)
-        except rules.GameOver as error:
+            engine.replay(setup, events)
+        except engine.GameOver as error:
             end = error.event_index  # the corrected game is over before this event
             if not remove_after_end:
                 raise EndsEarlier(
@@ -371,12 +371,12 @@ def correct(
     return Game(game_id, version, state, game.created_at, now), True
 
 
-def replay_log(db: sqlite_utils.Database, game_id: str) -> rules.State:
+def replay_log(db: sqlite_utils.Database, game_id: str) -> engine.State:
     """The state rebuilt from the stored log alone (the snapshot ignored)."""
     game = load(db, game_id)
-    events = [rules.recorded_event(e, game.setup)
+    events = [engine.recorded_event(e, game.setup)
               for _, e in standing_events(db, game_id)]
-    return rules.replay(game.setup, events)
+    return engine.replay(game.setup, events)
 
 
 def view(game: Game, rematch: str | None = None) -> dict[str, Any]:

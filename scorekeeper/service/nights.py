@@ -10,17 +10,17 @@ margin), never a replay, and no tap writes anything here.
 No Flask; callers hold the write transaction where they write.
 """
 
+import datetime
 import json
 import re
 import secrets
 from dataclasses import dataclass, field
-from datetime import date as dates
 from typing import Any, Mapping
 
 import sqlite_utils
 
 from . import games, players
-from .. import engine as rules
+from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.limits import NAME_LENGTH
 from ..storage.db import write_transaction
@@ -227,13 +227,13 @@ def _text(value: Any, length: int, message: str) -> str:
     return " ".join(value.split())
 
 
-def parse_night(data: Mapping[str, Any], presets: Mapping[str, rules.HouseRules]) -> dict:
+def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules]) -> dict:
     """A new night's fields, checked: name, date (YYYY-MM-DD), preset, players
     (2 or 4) and entrants (up to 8 players, or teams of two names)."""
     name = _text(data.get("name"), NAME_LENGTH,
                  N_("A night's name takes 1 to %(length)s characters."))
     try:
-        day = dates.fromisoformat(data.get("date") or "").isoformat()
+        day = datetime.date.fromisoformat(data.get("date") or "").isoformat()
     except (TypeError, ValueError):
         raise InvalidInput(N_("The date must be a day, as 2026-05-21.")) from None
     preset = data.get("preset")
@@ -265,7 +265,7 @@ def parse_night(data: Mapping[str, Any], presets: Mapping[str, rules.HouseRules]
 
 
 def create(db: sqlite_utils.Database, data: Mapping[str, Any], now: str,
-           presets: Mapping[str, rules.HouseRules]) -> Night:
+           presets: Mapping[str, engine.HouseRules]) -> Night:
     fields = parse_night(data, presets)
     with write_transaction(db):
         night_id = games.new_game_id()
@@ -296,7 +296,7 @@ def add_table(db: sqlite_utils.Database, night_id: str, game_id: str, round_: in
 
 
 def start_table(db: sqlite_utils.Database, night: Night, body: Any, key: str | None,
-                now: str, presets: Mapping[str, rules.HouseRules] = rules.BUILT_IN_PRESETS,
+                now: str, presets: Mapping[str, engine.HouseRules] = engine.BUILT_IN_PRESETS,
                 round_: int | None = None) -> games.Game:
     """A new game that is one of the night's tables: one transaction."""
     with write_transaction(db):
@@ -306,7 +306,7 @@ def start_table(db: sqlite_utils.Database, night: Night, body: Any, key: str | N
 
 
 def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, now: str,
-                presets: Mapping[str, rules.HouseRules]) -> list[games.Game]:
+                presets: Mapping[str, engine.HouseRules]) -> list[games.Game]:
     """Every game of round `number`, at once; a key already used starts nothing twice."""
     with write_transaction(db):
         proposed = next_round(db, night)
@@ -318,11 +318,11 @@ def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, 
                 return [games.load(db, game_id) for (game_id,) in existing]
             raise RuleViolation(N_("This round cannot start: every round has started, or "
                                    "another one is next."))
-        rules_ = presets[night.preset] if night.preset in presets else None
+        rules = presets[night.preset] if night.preset in presets else None
         for index, (first, second) in enumerate(proposed[1]):
             body = {"sides": [_label(first)[:NAME_LENGTH], _label(second)[:NAME_LENGTH]],
                     "players": night.players,
-                    "rules": {"preset": night.preset} if rules_ else None,
+                    "rules": {"preset": night.preset} if rules else None,
                     "first_dealer": 0, "partners": [first, second]}
             started.append(start_table(db, night, body, f"{key}:{index}", now, presets,
                                        number))

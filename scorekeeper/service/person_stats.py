@@ -13,6 +13,7 @@ import sqlite_utils
 
 from .history import GameLine, line_from_row, list_columns
 from .players import COLUMNS, Player
+from .unnamed import NOBODY
 from ..engine.tally import COUNTS
 
 ROSTER_PAGE = 50
@@ -80,12 +81,14 @@ def _names(db) -> dict[int, str]:
 def roster(db: sqlite_utils.Database, number: int = 1) -> Roster:
     """Page `number` of the people (merged entries are their person's), most
     games first. The games and wins are the ratings' (ratings.py keeps them
-    at write time): every finished game outside the bin is rated."""
-    count = db.execute("SELECT count(*) FROM players WHERE merged_into IS NULL").fetchone()[0]
+    at write time): every finished game outside the bin is rated. A side
+    nobody named is no one (unnamed.py)."""
+    named = f"p.merged_into IS NULL AND p.id NOT IN {NOBODY}"
+    count = db.execute(f"SELECT count(*) FROM players p WHERE {named}").fetchone()[0]
     cursor = db.execute(
         f"SELECT {', '.join('p.' + c.strip() for c in COLUMNS.split(','))},"
         " coalesce(r.games, 0), coalesce(r.wins, 0) FROM players p"
-        " LEFT JOIN person_ratings r ON r.person = p.id WHERE p.merged_into IS NULL"
+        f" LEFT JOIN person_ratings r ON r.person = p.id WHERE {named}"
         " ORDER BY coalesce(r.games, 0) DESC, coalesce(r.wins, 0) DESC, p.name_key"
         " LIMIT ? OFFSET ?", [ROSTER_PAGE, (number - 1) * ROSTER_PAGE])
     people = [(Player(*row[:6]), Line(row[0], row[1], row[6], row[7])) for row in cursor]
@@ -103,14 +106,15 @@ def person(db: sqlite_utils.Database, player: Player) -> Person:
         "SELECT o.person, count(*), sum(gs.won), avg(gs.margin) FROM seats st"
         " JOIN seats o ON o.game_id = st.game_id AND o.side = st.side AND o.person != st.person"
         " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
-        " WHERE st.person = ? AND +gs.counted = 1 GROUP BY o.person"
-        " ORDER BY sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10", [player.person])]
+        f" WHERE st.person = ? AND +gs.counted = 1 AND o.person NOT IN {NOBODY}"
+        " GROUP BY o.person ORDER BY sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
+        [player.person])]
     opponents = [Line(p, names.get(p, "?"), n, w) for p, n, w in db.execute(
         "SELECT o.person, count(*), sum(gs.won) FROM seats st"
         " JOIN seats o ON o.game_id = st.game_id AND o.side != st.side"
         " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
-        " WHERE st.person = ? AND +gs.counted = 1 GROUP BY o.person"
-        " ORDER BY count(*) - sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
+        f" WHERE st.person = ? AND +gs.counted = 1 AND o.person NOT IN {NOBODY}"
+        " GROUP BY o.person ORDER BY count(*) - sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
         [player.person])]
     return Person(player, record, dict(zip(COUNTS, row[3:])), partners, opponents)
 

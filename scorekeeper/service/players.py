@@ -19,7 +19,8 @@ from typing import Any
 import sqlite_utils
 
 from . import ratings
-from .. import engine as rules
+from .unnamed import NOBODY
+from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.newgame import NAME_LENGTH
 
@@ -94,7 +95,7 @@ def find_or_create(db: sqlite_utils.Database, name: str, now: str) -> Player:
 
 # -- who sat on a side ----------------------------------------------------------------------
 
-def parse_partners(value: Any, setup: rules.Setup) -> list[list[str]]:
+def parse_partners(value: Any, setup: engine.Setup) -> list[list[str]]:
     """Each side's players by name: `[["Karim", "Salma"], ["Ali", "Omar"]]`,
     two per side at most and only with four players; a side left empty (or
     the whole field left out) is the player of the side's own name."""
@@ -116,7 +117,7 @@ def parse_partners(value: Any, setup: rules.Setup) -> list[list[str]]:
     return parsed
 
 
-def link_game(db: sqlite_utils.Database, game_id: str, setup: rules.Setup,
+def link_game(db: sqlite_utils.Database, game_id: str, setup: engine.Setup,
               partners: list[list[str]], now: str) -> None:
     """The seats of a new game; refuses a person on two seats (after merges)."""
     rows, people = [], set()
@@ -144,18 +145,21 @@ def seat_names(db: sqlite_utils.Database, game_id: str, sides: int) -> list[list
 
 
 def people(db: sqlite_utils.Database) -> list[Player]:
-    """Every person (merged entries left out), by name."""
+    """Every person (merged entries and sides nobody named left out), by name."""
     return [_player(row) for row in db.execute(
-        f"SELECT {COLUMNS} FROM players WHERE merged_into IS NULL ORDER BY name_key")]
+        f"SELECT {COLUMNS} FROM players WHERE merged_into IS NULL AND id NOT IN {NOBODY}"
+        " ORDER BY name_key")]
 
 
 def recent(db: sqlite_utils.Database, limit: int = RECENT) -> list[Player]:
-    """The people of the latest games, most recent first: the new-game page's offers."""
+    """The people of the latest games, most recent first: the new-game page's
+    offers (a side left with its default name is nobody to offer)."""
     cursor = db.execute(
         f"SELECT {', '.join('p.' + c.strip() for c in COLUMNS.split(','))}"
         " FROM (SELECT id, created_at FROM games WHERE deleted_at IS NULL"
         "       ORDER BY created_at DESC LIMIT 40) g"
         " JOIN seats s ON s.game_id = g.id JOIN players p ON p.id = s.person"
+        f" WHERE s.person NOT IN {NOBODY}"
         " ORDER BY g.created_at DESC, s.side, s.seat")
     found: dict[int, Player] = {}
     for row in cursor:

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from .. import engine as rules
+from .. import engine
 from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput
 from ..engine.names import clean_name
@@ -19,10 +19,10 @@ from ..engine.newgame import NAME_LENGTH
 DEFAULT_KEY = "default_preset"
 
 
-def _row_rules(row: Mapping[str, Any]) -> rules.HouseRules:
+def _row_rules(row: Mapping[str, Any]) -> engine.HouseRules:
     values = json.loads(row["rules"])
     values["preset"] = row["name"]
-    return rules.rules_from_dict(values)
+    return engine.rules_from_dict(values)
 
 
 def table_presets(db: sqlite_utils.Database) -> list[dict]:
@@ -41,9 +41,9 @@ def table_preset(db: sqlite_utils.Database, preset_id: str) -> dict | None:
     return None
 
 
-def all_presets(db: sqlite_utils.Database) -> dict[str, rules.HouseRules]:
+def all_presets(db: sqlite_utils.Database) -> dict[str, engine.HouseRules]:
     """Every preset a new game may start from, by name: built-in ones first."""
-    presets = dict(rules.BUILT_IN_PRESETS)
+    presets = dict(engine.BUILT_IN_PRESETS)
     for preset in table_presets(db):
         presets[preset["name"]] = preset["rules"]
     return presets
@@ -72,7 +72,7 @@ def _checked_name(db: sqlite_utils.Database, name: str, preset_id: str | None) -
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput(N_("A preset's name takes 1 to %(length)s characters."),
                            length=NAME_LENGTH)
-    taken = {key.casefold() for key in rules.BUILT_IN_PRESETS}
+    taken = {key.casefold() for key in engine.BUILT_IN_PRESETS}
     taken |= {p["name"].casefold() for p in table_presets(db) if p["id"] != preset_id}
     if name.casefold() in taken:
         raise InvalidInput(N_("Another preset already has this name."))
@@ -85,7 +85,7 @@ def save(
 ) -> str:
     """Create a preset (no id) or replace one's name and rules; returns its id.
     Every value goes through the engine's own checks."""
-    checked = rules.rules_from_spec({**values, "preset": "appli"})
+    checked = engine.rules_from_spec({**values, "preset": "appli"})
     stored = checked.to_dict()
     del stored["preset"]
     with write_transaction(db):

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import sqlite_utils
 from openskill.models import PlackettLuce
 
+from .unnamed import NOBODY
+
 MODEL = PlackettLuce()
 Z = 3  # the ranking's conservative figure: mean minus 3 standard deviations
 MIN_GAMES = 3  # games before a person is ranked
@@ -84,7 +86,8 @@ def _current(db, person: int) -> Rating | None:
 
 def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], list[int], int]]:
     """The counted games from `key` on, in order: (id, rated_at, each side's
-    people, scores, winner)."""
+    people, scores, winner). A side nobody named (unnamed.py) has no people:
+    it plays as an unknown newcomer, and a game of such sides only rates no one."""
     rows = db.execute(
         "SELECT r.game_id, r.rated_at, json_extract(g.state, '$.scores'), g.winner"
         " FROM rated_games r JOIN games g ON g.id = r.game_id"
@@ -95,7 +98,7 @@ def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], li
         cursor = db.execute(
             "SELECT s.game_id, s.side, s.person FROM rated_games r JOIN seats s"
             " ON s.game_id = r.game_id WHERE r.counted = 1 AND"
-            f" {LATER_R}"
+            f" {LATER_R} AND s.person NOT IN {NOBODY}"
             " ORDER BY s.game_id, s.side, s.seat", [key[0], key[0], key[1]])
         for game_id, side, person in cursor:
             seats.setdefault(game_id, {}).setdefault(side, []).append(person)
@@ -103,7 +106,7 @@ def _games(db, key: tuple[str, str]) -> list[tuple[str, str, list[list[int]], li
     for game_id, rated_at, scores, winner in rows:
         scores = json.loads(scores)
         sides = [seats.get(game_id, {}).get(side, []) for side in range(len(scores))]
-        if all(sides):
+        if any(sides):
             games.append((game_id, rated_at, sides, scores, winner))
     return games
 
@@ -112,7 +115,8 @@ def _apply(game, current: dict[int, Rating | None], rows: list[tuple]) -> None:
     """Rate one game from `current` (updated in place); its steps go to `rows`."""
     game_id, rated_at, sides, scores, winner = game
     default = Rating(MODEL.mu, MODEL.sigma, 0)
-    teams = [[current.get(p) or default for p in people] for people in sides]
+    # A side of no named people is someone unknown: a newcomer's rating, kept nowhere.
+    teams = [[current.get(p) or default for p in people] or [default] for people in sides]
     rated = _rate(teams, _ranks(scores, winner))
     for side, (people, before, after) in enumerate(zip(sides, teams, rated)):
         for person, old, (mu, sigma) in zip(people, before, after):
@@ -271,6 +275,6 @@ def ranking(db: sqlite_utils.Database, min_games: int = MIN_GAMES,
     figure (mean − 3σ): a newcomer's lucky streak does not top the table."""
     cursor = db.execute(
         "SELECT r.person, p.name, r.mu, r.sigma, r.games, r.wins FROM person_ratings r"
-        " JOIN players p ON p.id = r.person WHERE r.games >= ?"
+        f" JOIN players p ON p.id = r.person WHERE r.games >= ? AND r.person NOT IN {NOBODY}"
         f" ORDER BY r.mu - {Z} * r.sigma DESC, p.name_key LIMIT ?", [min_games, limit])
     return [Ranked(person, name, Rating(*figures)) for person, name, *figures in cursor]

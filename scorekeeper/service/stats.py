@@ -12,6 +12,7 @@ import sqlite_utils
 
 from .history import GameLine, line_from_row, list_columns
 from .summaries import name_key
+from .unnamed import DEFAULT_KEY
 from ..engine.tally import COUNTS
 
 PER_PAGE = 25
@@ -75,10 +76,12 @@ def _record(row: tuple[Any, ...]) -> Record:
 
 
 def leaderboard(db: sqlite_utils.Database, number: int = 1) -> Board:
-    """Page `number` of the names, most games played first."""
-    count = db.execute(f"SELECT count(DISTINCT s.name_key) {COUNTED}").fetchone()[0]
+    """Page `number` of the names, most games played first; not the sides'
+    default names, which are nobody's (unnamed.py)."""
+    named = f"{COUNTED} AND s.name_key NOT {DEFAULT_KEY}"
+    count = db.execute(f"SELECT count(DISTINCT s.name_key) {named}").fetchone()[0]
     cursor = db.execute(
-        f"SELECT min(s.name), count(*), sum(s.won), avg(s.margin) {COUNTED}"
+        f"SELECT min(s.name), count(*), sum(s.won), avg(s.margin) {named}"
         " GROUP BY s.name_key ORDER BY count(*) DESC, sum(s.won) DESC, s.name_key"
         " LIMIT ? OFFSET ?",
         [PER_PAGE, (number - 1) * PER_PAGE],

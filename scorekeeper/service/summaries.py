@@ -12,7 +12,7 @@ from typing import Iterable
 
 import sqlite_utils
 
-from .. import engine as rules
+from .. import engine
 from ..engine import tally
 
 # Whether a game's sides count in the statistics: over, and not in the bin.
@@ -24,7 +24,7 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-def create_sides(db: sqlite_utils.Database, game_id: str, setup: rules.Setup) -> None:
+def create_sides(db: sqlite_utils.Database, game_id: str, setup: engine.Setup) -> None:
     """A new game's side rows: nothing scored yet."""
     db.conn.executemany(
         "INSERT INTO game_sides (game_id, side, name, name_key) VALUES (?, ?, ?, ?)",
@@ -32,14 +32,14 @@ def create_sides(db: sqlite_utils.Database, game_id: str, setup: rules.Setup) ->
     )
 
 
-def game_columns(state: rules.State, last_event_at: str | None) -> dict:
+def game_columns(state: engine.State, last_event_at: str | None) -> dict:
     """The summary columns of the game's own row."""
     return {"finished": int(state.finished), "winner": state.winner,
             "hands": tally.hands_played(state), "event_count": state.events,
             "last_event_at": last_event_at}
 
 
-def _save_game(db, game_id: str, state: rules.State, last_event_at: str | None) -> None:
+def _save_game(db, game_id: str, state: engine.State, last_event_at: str | None) -> None:
     columns = game_columns(state, last_event_at)
     db.execute(
         f"UPDATE games SET {', '.join(f'{name} = ?' for name in columns)} WHERE id = ?",
@@ -47,7 +47,7 @@ def _save_game(db, game_id: str, state: rules.State, last_event_at: str | None) 
     )
 
 
-def _save_sides(db, game_id: str, state: rules.State, counts: list[dict[str, int]],
+def _save_sides(db, game_id: str, state: engine.State, counts: list[dict[str, int]],
                 absolute: bool, recount: bool = True) -> None:
     """Every side's row, in one statement: its score, won and margin from
     `state`; `counts` replace the stored ones when `absolute`, else add to
@@ -81,8 +81,8 @@ def _sides_sql(sides: int, names: tuple[str, ...], absolute: bool, recount: bool
     return f"UPDATE game_sides SET {', '.join(assignments)} WHERE game_id = ?"
 
 
-def after_event(db: sqlite_utils.Database, game_id: str, before: rules.State,
-                after: rules.State) -> None:
+def after_event(db: sqlite_utils.Database, game_id: str, before: engine.State,
+                after: engine.State) -> None:
     """A plain event was recorded: add what it scored. O(sides), no replay.
     The game's own row (`game_columns`) is saved with its state by the caller."""
     ended = after.finished != before.finished
@@ -92,8 +92,8 @@ def after_event(db: sqlite_utils.Database, game_id: str, before: rules.State,
     _save_sides(db, game_id, after, counts, absolute=False, recount=ended)
 
 
-def after_undo(db: sqlite_utils.Database, game_id: str, undone: rules.State,
-               after: rules.State, last_event_at: str | None) -> None:
+def after_undo(db: sqlite_utils.Database, game_id: str, undone: engine.State,
+               after: engine.State, last_event_at: str | None) -> None:
     """The last event was taken back: take its gains (`undone.gains`) off."""
     _save_game(db, game_id, after, last_event_at)
     counts = tally.counts_of(undone.gains, after.setup.rules, after.setup.side_count)
@@ -101,9 +101,9 @@ def after_undo(db: sqlite_utils.Database, game_id: str, undone: rules.State,
     _save_sides(db, game_id, after, negative, absolute=False)
 
 
-def rebuild(db: sqlite_utils.Database, game_id: str, setup: rules.Setup,
-            events: Iterable[rules.Event], last_event_at: str | None,
-            replayed: tuple[rules.State, list[dict[str, int]]] | None = None) -> rules.State:
+def rebuild(db: sqlite_utils.Database, game_id: str, setup: engine.Setup,
+            events: Iterable[engine.Event], last_event_at: str | None,
+            replayed: tuple[engine.State, list[dict[str, int]]] | None = None) -> engine.State:
     """The whole summary again from the game's standing events (after a
     correction, an import, the migration); returns the replayed state.
     `replayed`: tally.replay_counts(setup, events) when the caller has it

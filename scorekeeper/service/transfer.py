@@ -18,7 +18,7 @@ from typing import Any, Mapping
 import sqlite_utils
 
 from . import players, ratings, summaries
-from .. import engine as rules
+from .. import engine
 from ..storage import store
 from ..engine import tally
 from ..storage.db import write_transaction
@@ -44,7 +44,7 @@ PRESET_NAME_LENGTH = 40
 
 # -- export ---------------------------------------------------------------------------------
 
-def _result(state: rules.State) -> dict[str, Any]:
+def _result(state: engine.State) -> dict[str, Any]:
     return {"scores": list(state.scores), "finished": state.finished, "winner": state.winner,
             "hand": state.hand, "deal": state.deal}
 
@@ -147,9 +147,9 @@ class Checked:
     """A game of the document, checked: what to write."""
 
     document: dict[str, Any]
-    setup: rules.Setup
-    state: rules.State
-    events: list[rules.Event]  # the standing ones, as corrected
+    setup: engine.Setup
+    state: engine.State
+    events: list[engine.Event]  # the standing ones, as corrected
     last_event_at: str | None
     game_row: dict  # the games table's row
     rows: list[tuple]  # the events table's rows, as the app writes them
@@ -198,29 +198,29 @@ def _rules(data: Any) -> HouseRules:
     return HouseRules(preset=preset, **values)
 
 
-def _setup(game: dict) -> rules.Setup:
+def _setup(game: dict) -> engine.Setup:
     # A new game may leave these out (null); a stored game has them, and
     # _insert writes them as the document says.
     if game["players"] is None:
         _fail(N_("players must be 2, 3 or 4."))
     if game["first_dealer"] is None:
         _fail(N_("first_dealer must be the number of a side."))
-    parsed = rules.parse_new_game(
+    parsed = engine.parse_new_game(
         {"sides": game["sides"], "players": game["players"],
          "first_dealer": game["first_dealer"]})
     if list(parsed.sides) != game["sides"]:
         _fail(N_("Side names must be stored trimmed."))
-    setup = rules.Setup(parsed.sides, parsed.players, _rules(game["rules"]),
-                        parsed.first_dealer)
+    setup = engine.Setup(parsed.sides, parsed.players, _rules(game["rules"]),
+                         parsed.first_dealer)
     if setup.rules.to_dict() != game["rules"]:
         _fail(N_("The rules must list every rule with its value."))
     return setup
 
 
-def _canonical(payload: Any, setup: rules.Setup) -> tuple[dict, rules.Event]:
+def _canonical(payload: Any, setup: engine.Setup) -> tuple[dict, engine.Event]:
     """The event as the app stores it (it must be what the document says), parsed."""
-    event = rules.recorded_event(payload, setup)
-    stored = rules.to_dict(event)
+    event = engine.recorded_event(payload, setup)
+    stored = engine.to_dict(event)
     if stored != payload:
         _fail(N_("An event must be stored in its full form (every field, nothing else)."))
     return stored, event
@@ -237,20 +237,20 @@ class _Log:
     used to replay every standing event each (1,500 events and 1,500 undos:
     15.6 s)."""
 
-    def __init__(self, setup: rules.Setup):
+    def __init__(self, setup: engine.Setup):
         self.setup = setup
         self.effective: dict[int, dict | None] = {}
-        self.parsed: dict[int, rules.Event] = {}  # the effective events, parsed once
+        self.parsed: dict[int, engine.Event] = {}  # the effective events, parsed once
         self.standing: list[int] = []  # seqs of the standing events, in order
         self.undone: dict[int, int] = {}
-        self.states: list[rules.State] | None = [rules.new_game(setup)]
+        self.states: list[engine.State] | None = [engine.new_game(setup)]
 
     def record(self, action: Any, payload: Any, seq: int) -> dict:
         """One record's payload as the app writes it; raises InvalidInput or RuleViolation."""
         if action == "event":
             event, parsed = _canonical(payload, self.setup)
             if self.states is not None:
-                self.states.append(rules.apply(self.states[-1], parsed))
+                self.states.append(engine.apply(self.states[-1], parsed))
             self.effective[seq], self.parsed[seq] = event, parsed
             self.standing.append(seq)
             return event
@@ -286,10 +286,10 @@ class _Log:
         self.states = None
         return {"corrects": target, "event": event}
 
-    def events(self) -> list[rules.Event]:
+    def events(self) -> list[engine.Event]:
         return [self.parsed[s] for s in self.standing]
 
-    def replayed(self, events: list[rules.Event]) -> tuple[rules.State, list[dict[str, int]]]:
+    def replayed(self, events: list[engine.Event]) -> tuple[engine.State, list[dict[str, int]]]:
         """The events as they stand, replayed once: the game's state and its
         summary's counts (tally.replay_counts). Without corrections, the
         states of the log's own reading are those: no replay at all."""
@@ -304,7 +304,7 @@ class _Log:
             raise Because(message, error, seq=seq) from None
 
 
-def _check_log(game: dict, setup: rules.Setup) -> tuple[_Log, list[dict]]:
+def _check_log(game: dict, setup: engine.Setup) -> tuple[_Log, list[dict]]:
     """Every record checked in its turn, then undone_by as the undos say."""
     log = game["log"]
     if not isinstance(log, list):
@@ -336,7 +336,7 @@ def _check_log(game: dict, setup: rules.Setup) -> tuple[_Log, list[dict]]:
     return checked, payloads
 
 
-def _game_row(game: dict, setup: rules.Setup, state: rules.State) -> dict:
+def _game_row(game: dict, setup: engine.Setup, state: engine.State) -> dict:
     """The games table's row, as games.py writes it."""
     return {
         "id": game["id"],
@@ -419,11 +419,11 @@ def check_document(data: Any) -> list[Checked]:
 
 def check_nights(data: Any, checked: list[Checked]) -> list[dict]:
     """The document's club nights (version 2), checked against its games."""
-    from .night_transfer import check_nights as check
+    from . import night_transfer
 
     if not isinstance(data, dict) or "nights" not in data:
         return []
-    return check(data["nights"], {item.document["id"] for item in checked})
+    return night_transfer.check_nights(data["nights"], {item.document["id"] for item in checked})
 
 
 # -- writing --------------------------------------------------------------------------------

@@ -265,5 +265,13 @@ def club_nights(db: sqlite_utils.Database) -> None:
     db["night_tables"].create_index(["night_id", "number"], unique=True)
 
 
+@migrations(name="0007_unnamed_sides_not_rated")
+def unnamed_sides_not_rated(db: sqlite_utils.Database) -> None:
+    """The ratings leave out the sides left with their default names
+    (scorekeeper/service/unnamed.py): the ones kept before are rebuilt at
+    the next start. No game, seat or player is changed."""
+    db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

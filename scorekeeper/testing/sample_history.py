@@ -19,9 +19,9 @@ from datetime import datetime, timedelta, timezone
 
 import sqlite_utils
 
-from ..storage import db as stores
+from ..storage.db import connect
 from ..storage import migrations, store
-from .. import engine as rules
+from .. import engine
 from ..service import transfer
 from ..service.games import ID_ALPHABET, ID_LENGTH
 
@@ -33,9 +33,9 @@ START = datetime(2025, 1, 3, 20, 0, tzinfo=timezone.utc)
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    setup: rules.Setup  # its sides are placeholders
+    setup: engine.Setup  # its sides are placeholders
     events: list[dict]  # as stored
-    state: rules.State
+    state: engine.State
     rules: dict  # the house rules, as stored
 
 
@@ -50,14 +50,14 @@ class BuiltGame:
     deleted: bool
 
 
-def _candidates(state: rules.State, rng: random.Random) -> list[dict]:
+def _candidates(state: engine.State, rng: random.Random) -> list[dict]:
     """Events a scorer might send now, likeliest first; the engine says which are legal."""
     sides = state.setup.side_count
     side = rng.randrange(sides)
     other = (side + 1 + rng.randrange(sides - 1)) % sides
     events = []
     if state.awaiting_reveal:
-        events.append({"type": "reveal", "ranks": [rng.choice(rules.RANKS) for _ in range(sides)]})
+        events.append({"type": "reveal", "ranks": [rng.choice(engine.RANKS) for _ in range(sides)]})
     if not state.announced and not state.played and rng.random() < 0.35:
         kind = "tringa" if rng.random() < 0.15 else "ronda"
         announcements = [{"side": side, "kind": kind}]
@@ -87,20 +87,20 @@ def _candidates(state: rules.State, rng: random.Random) -> list[dict]:
     return events
 
 
-def _play(setup: rules.Setup, rng: random.Random, length: int) -> Template:
+def _play(setup: engine.Setup, rng: random.Random, length: int) -> Template:
     """A game played by a random scorer: until it is over, or `length` events."""
-    state = rules.new_game(setup)
-    events: list[rules.Event] = []
+    state = engine.new_game(setup)
+    events: list[engine.Event] = []
     while not state.finished and len(events) < length:
         for data in _candidates(state, rng):
-            event = rules.parse_event(data, setup)
+            event = engine.parse_event(data, setup)
             try:
-                state = rules.apply(state, event)
-            except rules.ScoringError:
+                state = engine.apply(state, event)
+            except engine.ScoringError:
                 continue
             events.append(event)
             break
-    return Template(setup, [rules.to_dict(e) for e in events], state, setup.rules.to_dict())
+    return Template(setup, [engine.to_dict(e) for e in events], state, setup.rules.to_dict())
 
 
 def templates(seed: int = 4) -> list[Template]:
@@ -109,7 +109,7 @@ def templates(seed: int = 4) -> list[Template]:
     for number in range(TEMPLATES):
         players = (2, 2, 4, 3)[number % 4]
         sides = tuple(f"side{s}" for s in range(3 if players == 3 else 2))
-        setup = rules.Setup(sides, players, rules.BUILT_IN_PRESETS[("appli", "classique")[
+        setup = engine.Setup(sides, players, engine.BUILT_IN_PRESETS[("appli", "classique")[
             number % 5 == 4]], first_dealer=number % len(sides))
         # One in eight stays unfinished: a game still running.
         made.append(_play(setup, rng, 30 if number % 8 == 7 else 400))
@@ -190,7 +190,7 @@ def fill(db: sqlite_utils.Database, count: int = 10_000, seed: int = 4,
 
 def build(path: str, count: int = 10_000, seed: int = 4) -> list[BuiltGame]:
     """A store at `path` (a new file) with the app's schema and `count` games."""
-    db = stores.connect(path)
+    db = connect(path)
     try:
         migrations.migrate(db)
         return fill(db, count, seed)

@@ -155,7 +155,7 @@ class Gate:
     def admits(self, peer: str | None, header, cookies: dict,
                asker: tuple[str, str, bool] | None = None) -> bool:
         """Whether a request may go on without the key page. `header` maps
-        lowercase header names to values; used by the server too (serve.py),
+        lowercase header names to values; used by the server too (server.py),
         before it reads a body. `asker`: `client(peer, header)`, when known."""
         asker = asker or self.client(peer, header)
         if not self.answers_to(asker[1]):
@@ -177,7 +177,7 @@ def gate(app: Flask | None = None) -> Gate:
 
 
 def allow_host(app: Flask, name: str) -> None:
-    """A network address the server listens on (serve.py): answered, with the key."""
+    """A network address the server listens on (scorekeeper/serve.py): answered, with the key."""
     name = host_name(name)
     gate(app).hosts.add(name)
     gate(app).network_hosts.append(name)

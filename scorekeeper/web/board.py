@@ -13,11 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .. import engine as rules
+from .. import engine
 from ..service.games import Game, last_record, standing_events
-from ..engine.errors import N_
+from ..engine.errors import N_, InvalidInput
+from . import elision
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from ..engine.moves import Step, ToWin, outcome_of, points_of, timeline, to_win
+from ..engine.moves import (Step, ToWin, impossible_reveal, outcome_of, points_of, timeline,
+                            to_win)
 
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4
@@ -99,9 +101,9 @@ class EndPreview:
 @dataclass
 class Board:
     game: Game
-    state: rules.State
+    state: engine.State
     pads: list[SidePad]
-    draft: list[rules.Announcement]
+    draft: list[engine.Announcement]
     announce: Move | None  # confirming the draft, when there is one
     chain_end: Move
     next_deal: Move
@@ -114,8 +116,13 @@ class Board:
     end_preview: EndPreview | None = None
     notice: str | None = None  # one sentence for the status line: why, or what went wrong
     rematch: str | None = None  # the id of the finished game's rematch, once started
-    just_done: str | None = None  # "undo", "next_deal": the log's last record, if either
+    just_done: str | None = None  # the log's last record's move, or "undo" (_just_done)
     _hints: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def settles(self) -> bool:
+        """The whole board takes no tap for a moment (a sheet just closed)."""
+        return settles_board(self.just_done)
 
     @property
     def query(self) -> str:
@@ -134,18 +141,18 @@ class Board:
         return [(hint, reason) for reason, hint in self._hints.items()]
 
 
-def parse_draft(values: list[str], setup: rules.Setup) -> list[rules.Announcement]:
+def parse_draft(values: list[str], setup: engine.Setup) -> list[engine.Announcement]:
     """The announcements marked so far, from `a=<side>-<kind>` query values;
     anything malformed is dropped (it is only a draft in a URL)."""
     draft = []
     for value in values[:DRAFT_LIMIT]:
         found = _DRAFT_ENTRY.fullmatch(value)
         if found and int(found[1]) < setup.side_count and found[2] in KINDS:
-            draft.append(rules.Announcement(int(found[1]), found[2]))
+            draft.append(engine.Announcement(int(found[1]), found[2]))
     return draft
 
 
-def draft_query(draft: list[rules.Announcement]) -> str:
+def draft_query(draft: list[engine.Announcement]) -> str:
     return "&".join(f"a={a.side}-{a.kind}" for a in draft)
 
 
@@ -155,31 +162,49 @@ PENDING_DRAFT = N_("Announcements are marked but not confirmed: Confirm or Clear
 CLOSE_THE_DEAL = ("next_deal", "end_hand")
 
 
-def draft_in_the_way(move: str, draft: list[rules.Announcement]) -> str | None:
+def draft_in_the_way(move: str, draft: list[engine.Announcement]) -> str | None:
     """Why `move` cannot be made while `draft` is marked (None: it can)."""
     return PENDING_DRAFT if draft and move.split(".")[0] in CLOSE_THE_DEAL else None
 
 
-def _announce_data(draft: list[rules.Announcement]) -> dict:
+IMPOSSIBLE_RANKS = {
+    "tringa": N_("%(count)s Tringas of %(rank)s cannot be: the deck has only four cards of each "
+                 "rank. Check the ranks."),
+    "ronda": N_("%(count)s Rondas of %(rank)s cannot be: the deck has only four cards of each "
+                "rank. Check the ranks."),
+}
+
+
+def ranks_in_doubt(state: engine.State, event: dict, rank_name) -> InvalidInput | None:
+    """The refusal of ranks no deck can hold (engine: impossible_reveal),
+    which the board asks again rather than record; `rank_name` words a rank."""
+    impossible = impossible_reveal(state, event)
+    if impossible is None:
+        return None
+    rank, count = impossible
+    return InvalidInput(IMPOSSIBLE_RANKS[state.pool.kind], count=count, rank=rank_name(rank))
+
+
+def _announce_data(draft: list[engine.Announcement]) -> dict:
     return {"type": "announce",
             "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
 
 
-def _move(state: rules.State, move: str, data: dict, translate,
-          draft: list[rules.Announcement] = ()) -> Move:
+def _move(state: engine.State, move: str, data: dict, translate,
+          draft: list[engine.Announcement] = ()) -> Move:
     waits = draft_in_the_way(move, list(draft))
     if waits is not None:
         return Move(move, translate(waits))
     after, error = outcome_of(state, data)
     if error is not None:
-        return Move(move, error.sentence(translate), event=data)
+        return Move(move, elision.sentence(error, translate), event=data)
     if after.scores == state.scores:
         return Move(move, None, None, data)
     wins = to_win(after) if not after.finished else (None,) * len(after.scores)
     return Move(move, None, after.scores, data, wins)
 
 
-def _announce_links(state: rules.State, draft: list[rules.Announcement], side: int,
+def _announce_links(state: engine.State, draft: list[engine.Announcement], side: int,
                     translate) -> list[AnnounceLink]:
     setup = state.setup
     links = []
@@ -188,20 +213,20 @@ def _announce_links(state: rules.State, draft: list[rules.Announcement], side: i
         # that no button moves from one deal to the next.
         if kind == "double_ronda" and not setup.four_card_hands:
             continue
-        added = draft + [rules.Announcement(side, kind)]
+        added = draft + [engine.Announcement(side, kind)]
         _, error = outcome_of(state, _announce_data(added))
         links.append(AnnounceLink(side, kind, draft_query(added),
-                                  None if error is None else error.sentence(translate)))
+                                  None if error is None else elision.sentence(error, translate)))
     return links
 
 
 def build(
-    db, game: Game, draft: list[rules.Announcement], translate,
+    db, game: Game, draft: list[engine.Announcement], translate,
     cards: list[int | None] | None = None, why: str | None = None,
 ) -> Board:
     state = game.state
     setup = state.setup
-    events = [rules.recorded_event(e, setup) for _, e in standing_events(db, game.id)]
+    events = [engine.recorded_event(e, setup) for _, e in standing_events(db, game.id)]
     steps = timeline(setup, events)
     wins = to_win(state) if not state.finished else (None,) * setup.side_count
 
@@ -263,14 +288,24 @@ def build(
 
 
 def _just_done(record: tuple[str, dict] | None) -> str | None:
-    """The game's last tap, if it was one that is never meant twice within a
-    moment (its button then takes no tap for that moment: docs/BOARD.md)."""
+    """The move of the game's last record ("undo" for an undo): its button,
+    and after a sheet's move the whole board, take no tap for a moment, so
+    the second tap of a double tap lands on nothing (docs/BOARD.md)."""
     if record is None:
         return None
     action, payload = record
     if action == "undo":
         return "undo"
-    return "next_deal" if action == "event" and payload.get("type") == "next_deal" else None
+    return move_for_event(payload) if action == "event" else None
+
+
+# Moves made in a sheet over the board: once it closes, what was under the
+# finger is another control.
+SHEET_MOVES = ("reveal", "end_hand", "adjust", "hidden_ronda", "last_trick", "missa_last")
+
+
+def settles_board(just_done: str | None) -> bool:
+    return just_done is not None and just_done.split(".")[0] in SHEET_MOVES
 
 
 def why_off(board: Board, why: str) -> str | None:
@@ -286,7 +321,7 @@ def why_off(board: Board, why: str) -> str | None:
     return None
 
 
-def end_preview(state: rules.State, cards: list[int | None], translate) -> EndPreview:
+def end_preview(state: engine.State, cards: list[int | None], translate) -> EndPreview:
     """What the card count typed so far would give, asked of the engine."""
     setup = state.setup
     given = list(cards[: setup.side_count - 1])
@@ -297,13 +332,14 @@ def end_preview(state: rules.State, cards: list[int | None], translate) -> EndPr
         return EndPreview(given, None, None, reason, before_last_deal=early)
     event_data = {"type": "end_hand", "cards": given + [None]}
     try:
-        event = rules.parse_event(event_data, setup)
-    except rules.InvalidInput as error:  # more than the deck: nothing to compute
-        return EndPreview(given, None, None, error.sentence(translate), before_last_deal=early)
+        event = engine.parse_event(event_data, setup)
+    except engine.InvalidInput as error:  # more than the deck: nothing to compute
+        return EndPreview(given, None, None, elision.sentence(error, translate),
+                          before_last_deal=early)
     computed = event.counts()[-1]
     after, error = outcome_of(state, event_data)
     if error is not None:
-        return EndPreview(given, computed, None, error.sentence(translate),
+        return EndPreview(given, computed, None, elision.sentence(error, translate),
                           before_last_deal=early)
     return EndPreview(given, computed, points_of(after.gains, setup.side_count), None,
                       after.scores, early)
@@ -321,12 +357,29 @@ def _whole_or_text(value: str | None) -> Any:
     return int(value) if _WHOLE.fullmatch(value) else value
 
 
-def card_counts(form: Mapping[str, str], setup: rules.Setup) -> list[Any]:
+def card_counts(form: Mapping[str, str], setup: engine.Setup) -> list[Any]:
     """The counts typed in the end-of-hand sheet, one per side but the last."""
     return [_whole_or_text(form.get(f"cards{s}")) for s in range(setup.side_count - 1)]
 
 
-def event_for_move(move: str, form: Mapping[str, str], setup: rules.Setup) -> dict:
+def move_for_event(event: Mapping[str, Any]) -> str | None:
+    """The board's move that posts `event` (event_for_move's inverse), or
+    None for an event no button posts as such."""
+    kind = event.get("type")
+    if kind == "hit":
+        return f"hit.{event.get('side')}.{event.get('value')}"
+    if kind == "missa":
+        return f"{'missa_last' if event.get('last_card') else 'missa'}.{event.get('side')}"
+    if kind == "hidden_ronda":
+        return f"hidden_ronda.{event.get('side')}.{event.get('to')}"
+    if kind == "dealer_last_trick":
+        return f"last_trick.{event.get('outcome')}"
+    if kind in ("chain_end", "next_deal", "announce", "reveal", "end_hand", "adjust"):
+        return kind
+    return None
+
+
+def event_for_move(move: str, form: Mapping[str, str], setup: engine.Setup) -> dict:
     """The event a scoreboard move posts; unknown moves give an unknown type
     (which the engine refuses with a sentence)."""
     name, *args = move.split(".")

@@ -3,7 +3,7 @@
 from markupsafe import Markup
 from flask_babel import force_locale, gettext as _
 
-from .. import engine as rules
+from .. import engine
 from .i18n import LANGUAGES, join_list
 from ..engine.errors import N_
 from ..engine.moves import Step, ToWin, points_of
@@ -58,48 +58,48 @@ def rank_name(rank: int) -> str:
     return f"{rank} ({_(RANK_NAMES[rank])})" if rank in RANK_NAMES else str(rank)
 
 
-def event_text(event: rules.Event, sides: tuple[str, ...]) -> str:
+def event_text(event: engine.Event, sides: tuple[str, ...]) -> str:
     """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous"."""
-    if isinstance(event, rules.Announce):
+    if isinstance(event, engine.Announce):
         return _("Announcements: %(list)s") % {"list": join_list(
             announcement_text(a, sides) for a in event.announcements
         )}
-    if isinstance(event, rules.Reveal):
+    if isinstance(event, engine.Reveal):
         return _("Ranks shown: %(list)s") % {"list": join_list(
             f"{sides[s]} {rank_name(r)}" for s, r in enumerate(event.ranks) if r is not None
         )}
-    if isinstance(event, rules.Hit):
+    if isinstance(event, engine.Hit):
         call = hit_call(event.value)
         if call:
             return _("%(call)s (%(value)s) · %(side)s") % {
                 "call": call, "value": event.value, "side": sides[event.side]}
         return _("Hit of %(value)s · %(side)s") % {"value": event.value, "side": sides[event.side]}
-    if isinstance(event, rules.ChainEnd):
+    if isinstance(event, engine.ChainEnd):
         return _("Chain over")
-    if isinstance(event, rules.Missa):
+    if isinstance(event, engine.Missa):
         if event.last_card:
             return _("Missa with the last card · %(side)s") % {"side": sides[event.side]}
         return _("Missa · %(side)s") % {"side": sides[event.side]}
-    if isinstance(event, rules.NextDeal):
+    if isinstance(event, engine.NextDeal):
         return _("Next deal")
-    if isinstance(event, rules.EndHand):
+    if isinstance(event, engine.EndHand):
         counts = event.counts()
         return _("End of hand: %(list)s") % {"list": join_list(
             _("%(side)s %(count)s cards") % {"side": sides[s], "count": c}
             for s, c in enumerate(counts)
         )}
-    if isinstance(event, rules.Adjust):
+    if isinstance(event, engine.Adjust):
         text = _("Correction %(points)+d · %(side)s") % {
             "points": event.points, "side": sides[event.side]}
         return f"{text} ({event.note})" if event.note else text
-    if isinstance(event, rules.HiddenRonda):
+    if isinstance(event, engine.HiddenRonda):
         if event.to is None and len(sides) == 3:  # recorded before the receiver was named
             return _("Hidden Ronda found out · %(side)s (penalty to each opponent)") % {
                 "side": sides[event.side]}
         to = event.receivers(len(sides))[0]
         return _("Hidden Ronda found out · %(side)s → %(to)s") % {
             "side": sides[event.side], "to": sides[to]}
-    if isinstance(event, rules.DealerLastTrick):
+    if isinstance(event, engine.DealerLastTrick):
         return {
             "twelve": _("Dealer's last trick with a 12"),
             "one": _("Dealer's last trick with a 1"),
@@ -154,7 +154,7 @@ def score_text(scores: tuple[int, ...]) -> str:
     return " – ".join(f"{LRI}{s}{PDI}" for s in scores)
 
 
-def announcement_text(announcement: rules.Announcement, sides: tuple[str, ...]) -> str:
+def announcement_text(announcement: engine.Announcement, sides: tuple[str, ...]) -> str:
     return f"{sides[announcement.side]} {kind_name(announcement.kind)}"
 
 
@@ -172,13 +172,13 @@ def predicted(choice) -> Markup:
     return shown
 
 
-def move_words(move, setup: rules.Setup) -> Markup:
+def move_words(move, setup: engine.Setup) -> Markup:
     """A board button's `data-what`: its event as the log says it ("Missa ·
     Eux"), so that a tap waiting for the server is named as it will be once
     recorded (the undo button, the refusal sheet)."""
     try:
-        event = rules.parse_event(move.event, setup) if move.event else None
-    except rules.InvalidInput:
+        event = engine.parse_event(move.event, setup) if move.event else None
+    except engine.InvalidInput:
         event = None
     if event is None:
         return Markup("")
@@ -196,6 +196,12 @@ def default_name(name: str) -> int | None:
     return None
 
 
-def winner_text(name: str) -> str:
+def winner_text(name: str, team: bool = False) -> Markup:
+    """The result's heading, a team's verb in the plural ("Omar & Leila
+    gagnent !"); the name isolated (<bdi>), so that a Latin name in an Arabic
+    sentence stays whole and in its place."""
     index = default_name(name)
-    return _("%(name)s wins!", name=name) if index is None else _(WINS[index])
+    if index is not None:
+        return Markup.escape(_(WINS[index]))
+    sentence = _("%(name)s win!") if team else _("%(name)s wins!")
+    return Markup.escape(sentence) % {"name": Markup("<bdi>%s</bdi>") % name}

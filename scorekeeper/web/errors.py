@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import N_, NotFound, RuleViolation, ScoringError
 from .describe import event_text
+from . import elision
 
 HTTP_SENTENCES = {
     400: N_("The request is malformed."),
@@ -45,7 +46,7 @@ def error_answer(sentence: str, status: int, headers: dict | None = None):
 
 def sentence_of(error: ScoringError) -> str:
     """A refusal's sentence in the page's language, its events in words."""
-    return error.sentence(gettext, event_text)
+    return elision.sentence(error, gettext, event_text)
 
 
 def status_of(error: ScoringError) -> int:

@@ -1,31 +1,64 @@
-"""Flask-WTF forms. Every form that changes a game carries a one-time token:
-it becomes the request's Idempotency-Key, so a double tap, a resubmission
-or a retry after a timeout is applied once."""
+"""Every Flask-WTF form of the pages, in one place (the views only use them).
+
+Every form that changes a game carries a one-time token: it becomes the
+request's Idempotency-Key, so a double tap, a resubmission or a retry after
+a timeout is applied once. The house rules' fields are built from the
+engine's own checks (rule_form), so a form offers exactly the values the
+engine takes. The sections: the keys, the scoreboard, house rules, the new
+game, the history and players, the club nights."""
 
 import secrets
+from typing import Any
 
 from markupsafe import Markup
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, RadioField, SelectField, StringField
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from ..engine.newgame import NAME_LENGTH
+from . import rule_texts
+from ..engine import RULE_KEYS, HouseRules
+from ..engine.houserules import rule_form
+from ..engine.limits import NAME_LENGTH
+from ..service.nights import MAX_ENTRANTS
 
 TOKEN_LENGTH = 100
 # WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.
 NAME_TOO_LONG = _l("A name takes at most %(max)d characters.")
 
 
+# -- the keys ----------------------------------------------------------------------------------
+
 def one_time_token() -> str:
     return secrets.token_urlsafe(12)
+
+
+class CsrfForm(FlaskForm):
+    """A button and the CSRF token, no one-time token: what it does is the
+    same done twice (choose the default preset, delete a preset)."""
 
 
 class TokenForm(FlaskForm):
     token = HiddenField(validators=[DataRequired(), Length(max=TOKEN_LENGTH)])
 
+
+def hidden_keys(form: FlaskForm) -> Markup:
+    """A form's CSRF and one-time token fields, without ids: a page holds
+    several forms, and ids must stay unique."""
+    csrf = getattr(form, "csrf_token", None)  # absent when CSRF is off (tests)
+    return Markup(csrf(id=False) if csrf else "") + Markup(form.token(id=False))
+
+
+def _name_field(label, required: bool = False) -> StringField:
+    return StringField(label, validators=[
+        DataRequired() if required else Optional(),
+        Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+
+
+# -- the scoreboard ----------------------------------------------------------------------------
 
 class PlayForm(TokenForm):
     """The scoreboard's taps: the pressed button sends its move."""
@@ -45,6 +78,83 @@ class UndoForm(TokenForm):
     expected_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
 
 
+# -- house rules -------------------------------------------------------------------------------
+
+RULE_PREFIX = "rule_"
+
+
+def _hits_text(values) -> str:
+    return "-".join(str(v) for v in values)
+
+
+def _rule_field(key: str):
+    spec = rule_form(key)
+    label, explanation = rule_texts.LABELS[key]
+    if spec["kind"] == "whole":
+        return IntegerField(label, description=explanation, validators=[
+            InputRequired(message=_l("Give a whole number.")),
+            NumberRange(spec["low"], spec["high"],
+                        message=_l("A whole number from %(min)s to %(max)s.")),
+        ])
+    if spec["kind"] == "switch":
+        if key == "four_card_first_deal":
+            return SelectField(label, description=explanation, choices=[
+                SelectChoice("0", _l("3 cards, 4 on the table")),
+                SelectChoice("1", _l("4 cards, none on the table")),
+            ])
+        return BooleanField(label, description=explanation)
+    if spec["kind"] == "hits":
+        return SelectField(label, description=explanation, choices=[
+            SelectChoice(_hits_text(v), " / ".join(map(str, v))) for v in spec["choices"]
+        ])
+    return SelectField(label, description=explanation, choices=[
+        SelectChoice(c, rule_texts.CHOICE_NAMES[c]) for c in spec["choices"]
+    ])
+
+
+def with_rule_fields(base: type[FlaskForm]) -> type[FlaskForm]:
+    """`base` with one field per house rule, named rule_<key>."""
+    fields = {RULE_PREFIX + key: _rule_field(key) for key in RULE_KEYS}
+    return type(base.__name__ + "WithRules", (base,), fields)
+
+
+def rule_field_list(form: FlaskForm) -> list:
+    return [form[RULE_PREFIX + key] for key in RULE_KEYS]
+
+
+def fill_rules(form: FlaskForm, rules: HouseRules) -> None:
+    """Put a preset's values in the form's rule fields."""
+    for key in RULE_KEYS:
+        value = getattr(rules, key)
+        if key == "hits":
+            value = _hits_text(value)
+        elif key == "four_card_first_deal":
+            value = "1" if value else "0"
+        form[RULE_PREFIX + key].data = value
+
+
+def rule_values(form: FlaskForm) -> dict[str, Any]:
+    """The rule values the form holds, as the engine reads them."""
+    result = {}
+    for key in RULE_KEYS:
+        value = form[RULE_PREFIX + key].data
+        if key == "hits":
+            value = [int(v) for v in str(value).split("-")]
+        elif key == "four_card_first_deal":
+            value = value == "1"
+        result[key] = value
+    return result
+
+
+class _PresetBase(FlaskForm):
+    name = _name_field(_l("Name"), required=True)
+
+
+PresetForm = with_rule_fields(_PresetBase)
+
+
+# -- the new game ------------------------------------------------------------------------------
+
 class NewGameForm(TokenForm):
     players = RadioField(
         _l("Players"),
@@ -55,23 +165,16 @@ class NewGameForm(TokenForm):
         ],
         default="2",
     )
-    name0 = StringField(_l("First side"), validators=[
-        DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    name1 = StringField(_l("Second side"), validators=[
-        DataRequired(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    name2 = StringField(_l("Third side (3 players)"), validators=[
-        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    # With four players: each side's two partners (players.py). The side's
-    # name then defaults to "Karim & Salma": unless the scorer changed the name
-    # the page offered (given0/given1), which stays.
-    p0a = StringField(_l("Team 1, player 1"), validators=[
-        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    p0b = StringField(_l("Team 1, player 2"), validators=[
-        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    p1a = StringField(_l("Team 2, player 1"), validators=[
-        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
-    p1b = StringField(_l("Team 2, player 2"), validators=[
-        Optional(), Length(max=NAME_LENGTH, message=NAME_TOO_LONG)])
+    name0 = _name_field(_l("First side"), required=True)
+    name1 = _name_field(_l("Second side"), required=True)
+    name2 = _name_field(_l("Third side (3 players)"))
+    # With four players: each side's two partners (service/players.py). The
+    # side's name then defaults to "Karim & Salma": unless the scorer changed
+    # the name the page offered (given0/given1), which stays.
+    p0a = _name_field(_l("Team 1, player 1"))
+    p0b = _name_field(_l("Team 1, player 2"))
+    p1a = _name_field(_l("Team 2, player 1"))
+    p1b = _name_field(_l("Team 2, player 2"))
     given0 = HiddenField(validators=[Optional(), Length(max=NAME_LENGTH)])
     given1 = HiddenField(validators=[Optional(), Length(max=NAME_LENGTH)])
     preset = SelectField(_l("Rules"), default="appli")
@@ -80,8 +183,59 @@ class NewGameForm(TokenForm):
     )
 
 
-def hidden_keys(form: FlaskForm) -> Markup:
-    """A form's CSRF and one-time token fields, without ids: a page holds
-    several forms, and ids must stay unique."""
-    csrf = getattr(form, "csrf_token", None)  # absent when CSRF is off (tests)
-    return Markup(csrf(id=False) if csrf else "") + Markup(form.token(id=False))
+# The new game's page: the preset's rules, which the scorer may change for this game only.
+NewGameRulesForm = with_rule_fields(NewGameForm)
+
+
+# -- the history and players -------------------------------------------------------------------
+
+class ConfirmForm(TokenForm):
+    """Delete, restore, empty the bin: a button and the keys."""
+
+
+class CorrectForm(TokenForm):
+    # The version the scorer saw: a correction made on an out-of-date page is
+    # refused instead of changing a game that has moved on.
+    expected_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+
+
+class ImportForm(FlaskForm):
+    file = FileField(validators=[FileRequired()])
+
+
+class PlayerForm(TokenForm):
+    """A player's name and nickname (service/players.py checks them)."""
+
+    name = _name_field(_l("Name"), required=True)
+    nickname = StringField(_l("Nickname (optional)"), validators=[Optional(), Length(max=NAME_LENGTH)])
+
+
+class MergeForm(TokenForm):
+    into = IntegerField(validators=[InputRequired(), NumberRange(min=1)])
+
+
+# -- the club nights ---------------------------------------------------------------------------
+
+class NightForm(TokenForm):
+    name = _name_field(_l("Name of the night"), required=True)
+    date = StringField(_l("Date"), validators=[DataRequired(), Length(max=10)])
+    preset = SelectField(_l("Rules"))
+    players = RadioField(_l("The games"), choices=[
+        SelectChoice("2", _l("2 players")), SelectChoice("4", _l("Teams of two (4 players)"))],
+        default="2")
+
+
+# Up to 8 entrants, each one player or a team's two partners.
+for _number in range(MAX_ENTRANTS):
+    setattr(NightForm, f"e{_number}a", _name_field(
+        _l("Entrant %(number)s", number=_number + 1)))
+    setattr(NightForm, f"e{_number}b", _name_field(
+        _l("Entrant %(number)s, partner", number=_number + 1)))
+
+
+class RoundForm(TokenForm):
+    round = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=99)])
+
+
+class ScreenForm(TokenForm):
+    action = HiddenField(validators=[DataRequired(), Length(max=3)])

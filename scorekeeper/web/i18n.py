@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
 
-from . import catalogs
+from . import catalogs, elision
 from .app_response import add_vary
 from .local_paths import local_path
 
@@ -82,6 +82,7 @@ def init_app(app: Flask) -> None:
     for compiled in catalogs.ensure_compiled(folders, LANGUAGES):
         app.logger.info("compiled %s", compiled)
     Babel(app, locale_selector=select_language)
+    elision.init_app(app)  # the templates' gettext: "d'Eux", not "de Eux"
     app.after_request(remember_choice)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from . import charts
-from .. import engine as rules
+from .. import engine
 from ..engine.log import fold_corrections
 from ..engine.moves import Step, timeline
 
@@ -17,9 +17,9 @@ STANDING, CORRECTED, REMOVED, UNDONE = "standing", "corrected", "removed", "undo
 class Entry:
     seq: int
     number: int | None  # its place among the standing events, from 1; None if not standing
-    event: rules.Event  # as it stands (as it was, when removed or undone)
+    event: engine.Event  # as it stands (as it was, when removed or undone)
     status: str
-    original: rules.Event | None  # as first recorded, when corrected
+    original: engine.Event | None  # as first recorded, when corrected
     step: Step | None  # what it gave and the score after it, when standing
     recorded_at: str
 
@@ -54,7 +54,7 @@ class NoSuchPage(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    setup: rules.Setup
+    setup: engine.Setup
     hands: list[Hand]  # the page's (every hand when not paged)
     steps: list[Step]
     chart: charts.LineChart
@@ -66,7 +66,7 @@ class Review:
         return [e for hand in self.hands for deal in hand.deals for e in deal.entries]
 
 
-def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State,
+def build(setup: engine.Setup, log: Iterable[dict[str, Any]], state: engine.State,
           page: int | None = None) -> Review:
     """The review of a game from its whole log (store.log) and current state;
     with `page` (from 1), only that page's entries, PAGE_ENTRIES of them
@@ -75,7 +75,7 @@ def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State,
     effective = fold_corrections(
         (r["seq"], r["action"], r["payload"]) for r in log if r["undone_by"] is None
     )
-    standing = [(seq, rules.recorded_event(e, setup)) for seq, e in effective.items() if e]
+    standing = [(seq, engine.recorded_event(e, setup)) for seq, e in effective.items() if e]
     steps = timeline(setup, [event for _, event in standing])
     step_of = {seq: (number, step) for number, ((seq, _), step)
                in enumerate(zip(standing, steps), 1)}
@@ -88,11 +88,11 @@ def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State,
         if seq in step_of:
             number, step = step_of[seq]
             corrected = effective[seq] != record["payload"]
-            first = rules.recorded_event(record["payload"], setup) if corrected else None
+            first = engine.recorded_event(record["payload"], setup) if corrected else None
             entries.append(Entry(seq, number, step.event, CORRECTED if corrected else STANDING,
                                  first, step, record["created_at"]))
         else:
-            first = rules.recorded_event(record["payload"], setup)
+            first = engine.recorded_event(record["payload"], setup)
             status = UNDONE if record["undone_by"] is not None else REMOVED
             entries.append(Entry(seq, None, first, status, None, None, record["created_at"]))
     placed = _places(entries, state)
@@ -105,7 +105,7 @@ def build(setup: rules.Setup, log: Iterable[dict[str, Any]], state: rules.State,
     return Review(setup, _group(shown), steps, _chart(setup, steps), page, pages)
 
 
-def _places(entries: list[Entry], state: rules.State) -> list[tuple[tuple[int, int], Entry]]:
+def _places(entries: list[Entry], state: engine.State) -> list[tuple[tuple[int, int], Entry]]:
     """Each entry with its (hand, deal). An event that is not standing goes
     where the game stood when it was recorded: with the next standing event
     (or the end)."""
@@ -133,7 +133,7 @@ def _group(placed: list[tuple[tuple[int, int], Entry]]) -> list[Hand]:
     return hands
 
 
-def _chart(setup: rules.Setup, steps: list[Step]) -> charts.LineChart:
+def _chart(setup: engine.Setup, steps: list[Step]) -> charts.LineChart:
     scores = [(0,) * setup.side_count] + [step.scores for step in steps]
     starts, hand = [(0, 1)], 1
     for index, step in enumerate(steps):

@@ -8,6 +8,16 @@ from flask_babel import lazy_gettext as _l
 
 from ..engine import HouseRules
 
+# The built-in presets as a page names them: the key stays the contract's
+# (`appli`, `classique`: the API, the forms' values, the stored rules); a
+# table's own preset is called what it was named.
+PRESET_NAMES = {"appli": _l("app"), "classique": _l("classic")}
+
+
+def preset_name(name: str) -> str:
+    return str(PRESET_NAMES.get(name, name))
+
+
 LABELS = {
     "target": (_l("Target score"), _l("The first side to reach it alone in the lead wins.")),
     "stop": (_l("When the game stops"),

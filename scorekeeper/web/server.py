@@ -23,7 +23,7 @@ connections, disk and CPU (docs/RELIABILITY.md, bench/slow_clients.py):
 import time
 from functools import partial
 
-from waitress import serve as waitress_serve
+import waitress
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
@@ -185,6 +185,6 @@ def settings(host: str, port: int) -> dict:
 
 def serve(app, host: str, port: int) -> None:
     header_seconds = float(app.config.get("SERVER_HEADER_SECONDS", HEADER_SECONDS))
-    waitress_serve(app, _server=partial(create_server, gate=access.gate(app),
+    waitress.serve(app, _server=partial(create_server, gate=access.gate(app),
                                         header_seconds=header_seconds),
                    **settings(host, port))

@@ -72,7 +72,7 @@ FILTERS = {
     "join_list": i18n.join_list, "gain_name": describe.gain_name,
     "rule_label": rule_texts.label,
     "rule_value": lambda value, key: rule_texts.value_text(key, value),
-    "rules_summary": rule_texts.summary,
+    "rules_summary": rule_texts.summary, "preset_name": rule_texts.preset_name,
     **{function.__name__: function for function in (
         describe.kind_name, describe.hit_call, describe.rank_name, describe.event_text,
         describe.points_text, describe.side_points, describe.score_text,

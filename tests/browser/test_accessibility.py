@@ -20,7 +20,7 @@ def test_every_page_is_accessible(new_phone, scheme):
     mark(page, "Ronda pour Eux", then="Annonces : Nous Ronda, Eux Ronda")
     check(page, "announcement draft")
     tap(page, "Valider")
-    tap(page, "Bount (1) pour Nous")
+    tap(page, "1 Bount pour Nous")
     check(page, "chain and reveal strips")
     mark(page, "Choisir les rangs", then="Meilleure Ronda de Nous")
     check(page, "ranks sheet")

@@ -16,7 +16,7 @@ def test_a_tap_changes_the_board_in_place_and_posts_a_url_encoded_form(phone):
              else None)
     tap(phone, "Missa pour Nous")
     expect_scores(phone, 1, 0)
-    tap(phone, "Bount (1) pour Eux")
+    tap(phone, "1 Bount pour Eux")
     assert phone.evaluate("document.getElementById('board').kept") is True  # not a new board
     assert [r.headers["content-type"] for r in posted] == \
         ["application/x-www-form-urlencoded;charset=UTF-8"] * 2

@@ -122,3 +122,18 @@ def test_a_double_tap_on_confirm_ends_no_hand_early(new_phone, server, javascrip
     # The answer, given on purpose, ends the hand: Nous +2.
     page.locator("button[value=end_hand]").tap()
     expect(page.locator("#score-0")).to_have_text("2")
+
+
+@pytest.mark.parametrize("javascript, language", [(True, "fr"), (False, "fr"), (True, "ar")])
+def test_the_counts_confirm_is_on_a_small_screen_on_the_last_deal(new_phone, server,
+                                                                  javascript, language):
+    """Playtest 3: three sides on the hand's last deal, 360×640: the last
+    card's block pushed the Confirm below the screen's edge."""
+    page = new_phone(viewport=PHONES["small"], java_script_enabled=javascript)
+    game_id = a_game(page, server, language, 3, last_deal=True)
+    page.goto(f"/games/{game_id}?sheet=end&lang={language}")
+    expect(page.locator("button[value^=missa_last]")).to_be_visible()
+    page.locator("#cards0").fill("15")
+    page.locator("#cards1").fill("14")
+    for control in ("button[value=end_hand]", "#cards0", "#cards1", "button[value^=missa_last]"):
+        expect(page.locator(control)).to_be_in_viewport(ratio=1)

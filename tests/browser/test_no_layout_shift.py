@@ -42,7 +42,7 @@ def _pages(page, server):
     start_game(page)
     running = page.url.split("?")[0]
     game = running.rsplit("/", 1)[1]
-    tap(page, "Bount (1) pour Nous")
+    tap(page, "1 Bount pour Nous")
     over = page.request.post("/api/games", data=json.dumps({"sides": ["Ali", "Bahia"]}),
                              headers={"Content-Type": "application/json"}).json()["id"]
     page.request.post(f"/api/games/{over}/events", headers={"Content-Type": "application/json"},
@@ -82,5 +82,26 @@ def test_no_page_shifts_by_itself(browser, server, addresses, phone_name):
             if shifts:
                 shifted[address] = shifts
         assert shifted == {}
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("phone_name", PHONES)
+def test_no_page_is_wider_than_the_phone(browser, server, addresses, phone_name):
+    """Every page fits the screen: nothing pushed sideways, nothing cut off
+    (a mobile page wider than the screen widens innerWidth with it, so the
+    measure is the screen's)."""
+    locale, width, height = PHONES[phone_name]
+    context = browser.new_context(base_url=server.url, locale=locale, has_touch=True,
+                                  is_mobile=True, viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        wider = {}
+        for address in addresses:
+            page.goto(address)
+            seen = page.evaluate("() => document.documentElement.scrollWidth")
+            if seen > width:
+                wider[address] = seen
+        assert wider == {}
     finally:
         context.close()

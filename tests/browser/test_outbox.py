@@ -21,7 +21,7 @@ from scorekeeper.testing.live_server import serving
 from support.table import expect_scores, mark, start_game, tap
 from support.accessibility import check as check_accessible
 
-TAPS = ("Missa pour Nous", "Bount (1) pour Nous", "Khamsa (5) pour Eux")
+TAPS = ("Missa pour Nous", "1 Bount pour Nous", "5 Khamsa pour Eux")
 EVENTS = [{"type": "missa", "side": 0}, {"type": "hit", "side": 0, "value": 1},
           {"type": "hit", "side": 1, "value": 5}]
 SEND_MS = 8000  # the poll notices the server within 1.5 s; a tap is then one request
@@ -128,7 +128,7 @@ def test_taps_made_offline_survive_a_reload_and_count_once_in_order(phone, table
     tap_while_away(phone, figures)
     notice = phone.locator("#link-state")
     expect(notice).to_contain_text("Pas de connexion au serveur")
-    expect(notice).to_contain_text("3 touches en attente, pas encore comptées")
+    expect(notice).to_contain_text("3 touches en attente, non comptées")
     expect(phone.locator("html")).to_have_attribute("data-outbox", "3")
     # The score counted, as the notice says: no tap of the three guessed
     # (the first one alone was: a score that was neither the server's nor the
@@ -161,7 +161,7 @@ def test_taps_made_while_the_server_is_stopped_are_sent_once_it_is_back(
     game, url = game_of(phone), phone.url
     table_server.kill()
     tap_while_away(phone, figures, TAPS[:1])
-    expect(phone.locator("#link-state")).to_contain_text("1 touche en attente, pas encore comptée")
+    expect(phone.locator("#link-state")).to_contain_text("1 touche en attente, non comptée")
     reload_while_away(phone, figures)
     table_server.restart()
     figures["server restarts"] += 1

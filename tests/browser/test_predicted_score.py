@@ -54,7 +54,7 @@ def test_a_tap_the_server_cannot_take_yet_waits_then_counts(phone):
     second_missa_answered(phone, 503, "Le registre des scores est injoignable.")
     notice = phone.locator("#link-state")
     expect(notice).to_contain_text("Le serveur ne peut pas prendre les touches pour l'instant")
-    expect(notice).to_contain_text("1 touche en attente, pas encore comptée")
+    expect(notice).to_contain_text("1 touche en attente, non comptée")
     # While it waits, the board shows what is counted, as the notice says.
     expect_scores(phone, 0, 1)
     expect(phone.locator(".scores")).to_have_class("scores")
@@ -66,8 +66,8 @@ def test_a_tap_the_server_cannot_take_yet_waits_then_counts(phone):
 
 def test_a_tap_that_changes_no_score_predicts_nothing(phone):
     start_game(phone)
-    assert phone.get_by_role("button", name="Bount (1) pour Nous").get_attribute("data-scores") is None
+    assert phone.get_by_role("button", name="1 Bount pour Nous").get_attribute("data-scores") is None
     assert phone.get_by_role("button", name="Missa pour Nous").get_attribute("data-scores") == "1 0"
-    tap(phone, "Bount (1) pour Nous")
+    tap(phone, "1 Bount pour Nous")
     # Closing the open chain would score it: Donne suivante predicts Nous +1.
     assert phone.get_by_role("button", name="Donne suivante").get_attribute("data-scores") == "1 0"

@@ -23,7 +23,7 @@ def test_a_preset_made_in_the_settings_is_applied_to_a_game(phone, screenshot):
     phone.get_by_role("button", name="Commencer la partie").tap()
     expect(phone.get_by_text("Partie en 21", exact=False)).to_be_visible()
 
-    tap(phone, "Bount (1) pour Nous")
+    tap(phone, "1 Bount pour Nous")
     tap(phone, "Coup de 6 pour Eux")
     tap(phone, "Coup de 15 pour Nous")
     expect_scores(phone, 15, 0)

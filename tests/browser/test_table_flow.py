@@ -62,7 +62,7 @@ def test_a_second_tap_right_after_the_first_ones_answer_counts_once(phone):
 
 def test_a_double_tap_on_missa_with_a_chain_open_is_one_missa_and_no_undo(phone):
     start_game(phone)
-    tap(phone, "Bount (1) pour Eux")
+    tap(phone, "1 Bount pour Eux")
     box = phone.get_by_role("button", name="Missa pour Nous").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # The finger taps twice at one place; the second lands once the first is
@@ -80,7 +80,7 @@ def test_a_double_tap_on_missa_with_a_chain_open_is_one_missa_and_no_undo(phone)
 def test_a_button_that_is_off_says_why_when_tapped(phone, phone_without_js):
     for page in (phone, phone_without_js):
         start_game(page)
-        page.get_by_role("button", name="Khamsa (5) pour Nous").tap(force=True)  # it is off
+        page.get_by_role("button", name="5 Khamsa pour Nous").tap(force=True)  # it is off
         expect(page.locator("#notice")).to_have_text("Le 5 suit un 1 ouvert de l'autre camp.")
         assert state(page)["version"] == 0
     # Hints are no list pushing the last events down: said only when asked.
@@ -170,7 +170,7 @@ def test_the_house_rules_are_found_from_home_and_from_the_board(phone):
 
 def test_an_announcement_after_the_first_card_is_recorded_from_the_board(phone):
     start_game(phone)
-    tap(phone, "Bount (1) pour Nous")
+    tap(phone, "1 Bount pour Nous")
     mark(phone, "Ronda pour Eux", then="Annonces : Eux Ronda")
     tap(phone, "Valider")
     expect_scores(phone, 0, 1)

@@ -10,7 +10,7 @@ from support.engine import (
     A, B, C, adjust, announce, end_hand, game, hit, missa, next_deals, play, ronda, tringa,
 )
 from scorekeeper.engine import parse_event, rematch
-from scorekeeper.engine.moves import outcome_of, timeline, to_win
+from scorekeeper.engine.moves import impossible_reveal, outcome_of, timeline, to_win
 
 
 def needs(state):
@@ -120,3 +120,43 @@ def test_a_button_is_off_for_a_malformed_event_too():
     assert error is not None and "A" in str(error)
     after, error = outcome_of(state, {"type": "missa", "side": A})
     assert error is None and after.scores == (1, 0)
+
+
+# -- ranks no deck can hold (playtest 2: a mis-tap on the rank grid) -----------------------
+
+def reveal_data(*ranks):
+    return {"type": "reveal", "ranks": list(ranks)}
+
+
+def test_two_tringas_of_one_rank_cannot_be():
+    state = play(game(), announce(tringa(A), tringa(B)))
+    assert impossible_reveal(state, reveal_data(5, 5)) == (5, 2)  # six 5s
+    assert impossible_reveal(state, reveal_data(5, 6)) is None
+
+
+def test_three_rondas_of_one_rank_cannot_be_two_can():
+    state = play(game(3), announce(ronda(A), ronda(B), ronda(C)))
+    assert impossible_reveal(state, reveal_data(4, 4, 4)) == (4, 3)  # six 4s
+    assert impossible_reveal(state, reveal_data(4, 4, 2)) is None  # four 4s: a tie
+    two = play(game(), announce(ronda(A), ronda(B)))
+    assert impossible_reveal(two, reveal_data(7, 7)) is None
+
+
+def test_a_rank_the_announcement_already_gave_counts_too():
+    state = play(game(3), announce(ronda(A, 4), ronda(B), ronda(C)))
+    assert impossible_reveal(state, reveal_data(None, 4, 4)) == (4, 3)
+
+
+def test_only_a_reveal_that_is_awaited_is_judged():
+    assert impossible_reveal(game(), reveal_data(5, 5)) is None  # nothing awaits ranks
+    state = play(game(), announce(tringa(A), tringa(B)))
+    assert impossible_reveal(state, {"type": "missa", "side": 0}) is None
+    assert impossible_reveal(state, reveal_data(5, "five")) is None  # the engine refuses it
+
+
+def test_the_api_still_takes_what_the_board_asks_again():
+    """API.md: the API does not check that announcements are possible; the
+    engine scores a reveal of two Tringas of 5 as the tie it says."""
+    state = play(game(), announce(tringa(A), tringa(B)))
+    after, error = outcome_of(state, reveal_data(5, 5))
+    assert error is None and after.scores == (5, 5)

@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:  # bench/ is not installed: it lives beside the pa
 
 from bench import run, table  # noqa: E402
 from bench.common import percentile  # noqa: E402
-from scorekeeper import engine as rules  # noqa: E402
+from scorekeeper import engine  # noqa: E402
 HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every run.\n"
 
 
@@ -160,7 +160,7 @@ def test_a_realistic_game_is_valid_and_ends(players):
     body = table.new_game_body(players)
     setup = table.setup_of(body)
     events = table.game(random.Random(players), setup)
-    state = rules.replay(setup, [rules.parse_event(e, setup) for e in events])
+    state = engine.replay(setup, [engine.parse_event(e, setup) for e in events])
     assert state.finished
     kinds = {e["type"] for e in events}
     assert {"hit", "missa", "next_deal", "end_hand"} <= kinds
@@ -170,7 +170,7 @@ def test_a_long_game_never_ends():
     body = table.new_game_body(long=True)
     setup = table.setup_of(body)
     events = table.game(random.Random(1), setup, limit=3000, long=True)
-    state = rules.replay(setup, [rules.parse_event(e, setup) for e in events])
+    state = engine.replay(setup, [engine.parse_event(e, setup) for e in events])
     assert len(events) == 3000 and not state.finished
 
 

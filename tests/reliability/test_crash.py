@@ -22,7 +22,7 @@ import pytest
 
 from scorekeeper.storage import backup, db
 from scorekeeper.service import games
-from scorekeeper import engine as rules
+from scorekeeper import engine
 from scorekeeper.engine.errors import ScoringError
 
 from scorekeeper.testing.live_server import LiveServer
@@ -43,7 +43,7 @@ STEPS_PER_GAME = 250
 @dataclass
 class Script:
     body: dict
-    setup: rules.Setup
+    setup: engine.Setup
     steps: list[tuple[str, dict]] = field(default_factory=list)  # ("event"|"undo", body)
     # What the store must hold for each step: [seq, action, payload, key].
     log: list[list] = field(default_factory=list)
@@ -53,15 +53,15 @@ class Script:
         undone_by = {row[2]["undoes"]: row[0] for row in self.log if row[1] == "undo"}
         return [(*row, undone_by.get(row[0])) for row in self.log]
 
-    def expected_state(self) -> rules.State:
+    def expected_state(self) -> engine.State:
         undone = {row[2]["undoes"] for row in self.log if row[1] == "undo"}
-        return rules.replay(self.setup, [
-            rules.parse_event(row[2], self.setup)
+        return engine.replay(self.setup, [
+            engine.parse_event(row[2], self.setup)
             for row in self.log if row[1] == "event" and row[0] not in undone
         ])
 
 
-def _candidates(rng: random.Random, state: rules.State) -> list[dict]:
+def _candidates(rng: random.Random, state: engine.State) -> list[dict]:
     sides = state.setup.side_count
     if max(state.scores) > 60:  # keep far from the target of 101
         leader = state.scores.index(max(state.scores))
@@ -82,21 +82,21 @@ def _candidates(rng: random.Random, state: rules.State) -> list[dict]:
 
 
 def make_script(rng: random.Random, body: dict, length: int) -> Script:
-    setup = rules.parse_new_game(body)
+    setup = engine.parse_new_game(body)
     script = Script(body, setup)
-    state = rules.new_game(setup)
-    standing: list[tuple[int, rules.Event]] = []
+    state = engine.new_game(setup)
+    standing: list[tuple[int, engine.Event]] = []
     for seq in range(1, length + 1):
         if standing and rng.random() < 0.06:
             undone, _ = standing.pop()
             script.steps.append(("undo", {}))
             script.log.append([seq, "undo", {"undoes": undone}, None])
-            state = rules.replay(setup, [event for _, event in standing])
+            state = engine.replay(setup, [event for _, event in standing])
             continue
         for candidate in _candidates(rng, state):
-            event = rules.parse_event(candidate, setup)
+            event = engine.parse_event(candidate, setup)
             try:
-                after = rules.apply(state, event)
+                after = engine.apply(state, event)
             except ScoringError:
                 continue
             if not after.finished:
@@ -104,7 +104,7 @@ def make_script(rng: random.Random, body: dict, length: int) -> Script:
         else:
             raise AssertionError("no valid step")  # an adjust down always is
         script.steps.append(("event", candidate))
-        script.log.append([seq, "event", rules.to_dict(event), None])
+        script.log.append([seq, "event", engine.to_dict(event), None])
         standing.append((seq, event))
         state = after
     return script

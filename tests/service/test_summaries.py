@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, engine as rules
+from scorekeeper import create_app, engine
 from scorekeeper.service import games
 from scorekeeper.storage import store
 from scorekeeper.engine import tally
@@ -77,7 +77,7 @@ def random_body(rng, state_json, setup, standing):
         if "side" in changed:
             changed["side"] = rng.randrange(setup.side_count)
         return "corrections", {"seq": seq, "event": changed}
-    state = rules.State.from_snapshot(state_json, setup)
+    state = engine.State.from_snapshot(state_json, setup)
     return "events", rng.choice(_candidates(state, rng))
 
 
@@ -106,7 +106,7 @@ def test_a_tap_reads_no_log_and_replays_nothing(api, db, monkeypatch):
     for _ in range(30):
         api.event(game_id, type="hit", side=0, value=1)
     calls = []
-    monkeypatch.setattr(rules, "replay", lambda *a, **k: calls.append("replay"))
+    monkeypatch.setattr(engine, "replay", lambda *a, **k: calls.append("replay"))
     monkeypatch.setattr(tally, "replay_counts", lambda *a, **k: calls.append("replay_counts"))
     monkeypatch.setattr(store, "standing_records", lambda *a, **k: calls.append("log"))
     assert api.event(game_id, type="missa", side=1).status_code == 200

@@ -1,6 +1,6 @@
 """A game's summary as stored, and as a replay of its standing events computes it."""
 
-from scorekeeper import engine as rules
+from scorekeeper import engine
 from scorekeeper.engine import tally
 from scorekeeper.service import games, summaries
 
@@ -20,7 +20,7 @@ def replayed_summary(db, game_id):
     game = games.load(db, game_id)
     standing = games.standing_events(db, game_id)
     state, counts = tally.replay_counts(
-        game.setup, [rules.parse_event(e, game.setup) for _, e in standing])
+        game.setup, [engine.parse_event(e, game.setup) for _, e in standing])
     last = summaries.event_time(db, game_id, standing[-1][0]) if standing else None
     deleted = db.execute("SELECT deleted_at FROM games WHERE id = ?", [game_id]).fetchone()[0]
     head = (int(state.finished), state.winner, tally.hands_played(state), state.events, last)

@@ -1,6 +1,7 @@
-"""Test-only routes registered on a test app, standing in for pages that do
-not exist yet: a Flask-WTF form (session cookie, CSRF), an HTML page that
-writes to the store, and a view that fails unexpectedly."""
+"""Test-only routes registered on a test app, for what the real pages do not
+show alone: a bare Flask-WTF form (the session cookie and CSRF, nothing
+else), an HTML page that writes to the store on a plain GET (no page to read
+a token from first), and a view that fails unexpectedly."""
 
 from flask import Blueprint, Flask, render_template_string
 from flask_wtf import FlaskForm
@@ -24,7 +25,7 @@ def add_testing_routes(app: Flask) -> Flask:
 
     @bp.get("/adjust/<game_id>")
     def adjust(game_id):
-        """An HTML page that records an event, as the scoreboard's forms will."""
+        """An HTML page that records an event, as the scoreboard's taps do."""
         event = {"type": "adjust", "side": 0, "points": 1}
         game, _ = games.record(get_db(), game_id, event, None, utc_now())
         return render_template_string("<p>version {{ v }}</p>", v=game.version)

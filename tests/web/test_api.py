@@ -133,6 +133,7 @@ def test_the_open_chain_is_shown_with_its_holder_and_value(api, game_id):
 def test_the_answer_is_the_games_view_as_json(app, api, client):
     """The answer is written from a cached text of the game's fixed fields
     (web/api.py): it must stay the view, whatever the game and its set-up."""
+    from scorekeeper import engine
     from scorekeeper.service import games
     from scorekeeper.web.db import get_db
 
@@ -147,7 +148,7 @@ def test_the_answer_is_the_games_view_as_json(app, api, client):
     # The same id with another set-up (another store, an import) is written anew.
     with app.app_context():
         game = games.load(get_db(), game_id)
-    other = games.Game(game.id, 0, games.rules.new_game(games.rules.Setup(("Ali", "Omar"), 2)),
+    other = games.Game(game.id, 0, engine.new_game(engine.Setup(("Ali", "Omar"), 2)),
                        game.created_at, game.updated_at)
     assert json.loads(api_module.state_json(other)) == games.view(other)
     assert json.loads(api_module.state_json(game)) == games.view(game)

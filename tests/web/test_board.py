@@ -1,6 +1,8 @@
 """The scoreboard through the test client, as a browser without JavaScript
 uses it: every action a form POST answered by a redirect (CSRF on)."""
 
+import html
+
 from support.page_forms import find_button, forms_of, press, submit
 from support.pages import api_state, start_game, text
 
@@ -153,7 +155,7 @@ def test_a_missing_rank_is_refused_with_a_sentence(french):
     response = press(french, board + "?sheet=ranks", "reveal", {"rank0": "7"})
     assert response.status_code == 303
     page = french.get(response.headers["Location"]).get_data(as_text=True)
-    assert "Donnez le rang de la meilleure annonce de Eux." in page
+    assert "Donnez le rang de la meilleure annonce d'Eux." in html.unescape(page)
     assert api_state(french, board)["awaiting_reveal"]
 
 

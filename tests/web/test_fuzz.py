@@ -7,7 +7,8 @@ the security headers, every API error is the contract's JSON shape, a refused
 request changes nothing, versions only grow, and every game's stored snapshot
 stays the replay of its log.
 
-To fuzz more endpoints (the HTML forms), add an Endpoint with a body strategy.
+To fuzz more API endpoints, add an Endpoint with a body strategy. The HTML
+pages and forms have a fuzz of their own: test_fuzz_pages.py, test_fuzz_forms.py.
 """
 
 import dataclasses
@@ -178,8 +179,7 @@ JSON_ENDPOINTS = [
     Endpoint("POST", "/api/games/{game}/events", encoded(event_bodies)),
     Endpoint("POST", "/api/games/{game}/undo", encoded(undo_bodies)),
 ]
-# The HTML forms will add theirs here (with content_type
-# "application/x-www-form-urlencoded" and a body strategy of form data).
+# The API's endpoints; the pages' forms are fuzzed by test_fuzz_forms.py.
 ENDPOINTS = JSON_ENDPOINTS
 
 content_types = st.one_of(

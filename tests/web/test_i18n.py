@@ -424,6 +424,16 @@ def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_
     check_page(html, language, foreign_words, "the new game form's errors")
 
 
+def test_the_service_knows_the_default_side_names_of_every_catalog(catalogs):
+    """service/unnamed.py writes the words out (it reads no catalog): they
+    must be what each catalog says for web/describe.py's DEFAULT_NAMES."""
+    from scorekeeper.service.unnamed import DEFAULT_SIDE_NAMES
+    from scorekeeper.web.describe import DEFAULT_NAMES
+
+    said = {catalogs[language][name].string for language in LANGUAGES for name in DEFAULT_NAMES}
+    assert said == set(DEFAULT_SIDE_NAMES)
+
+
 def test_default_side_names_are_in_the_scorers_language(client):
     for language, names in (("fr", ("Nous", "Eux")), ("ar", ("نحن", "هم")), ("en", ("Us", "Them"))):
         html = client.get(f"/games/new?lang={language}").get_data(as_text=True)
@@ -436,7 +446,7 @@ def test_the_hit_buttons_use_the_chains_calls(client, api):
     for language, calls in (("fr", ("Bount", "Khamsa", "Âachra")),
                             ("ar", ("بونت", "خمسة", "عشرة"))):
         html = client.get(f"/games/{game}?lang={language}").get_data(as_text=True)
-        label = {"fr": "Khamsa (5) pour Ali", "ar": "خمسة (5) لـAli"}[language]
+        label = {"fr": "5 Khamsa pour Ali", "ar": "5 خمسة لـAli"}[language]
         assert f'aria-label="{label}"' in html
         for call in calls:
             assert f'<small class="call">{call}</small>' in html

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, engine as rules
+from scorekeeper import create_app, engine
 from scorekeeper.engine import limits
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -43,7 +43,7 @@ def test_the_adjust_sheet_offers_what_the_engine_takes(tmp_path):
     assert f'min="-{limit}" max="{limit}"' in page
     assert f'maxlength="{limits.NOTE_LENGTH}"' in page
     assert f"Points (−{limit} to {limit}" in page
-    setup = rules.parse_new_game({"sides": ["A", "B"]})
-    assert rules.parse_event({"type": "adjust", "side": 0, "points": -limit}, setup)
-    with pytest.raises(rules.InvalidInput):
-        rules.parse_event({"type": "adjust", "side": 0, "points": limit + 1}, setup)
+    setup = engine.parse_new_game({"sides": ["A", "B"]})
+    assert engine.parse_event({"type": "adjust", "side": 0, "points": -limit}, setup)
+    with pytest.raises(engine.InvalidInput):
+        engine.parse_event({"type": "adjust", "side": 0, "points": limit + 1}, setup)

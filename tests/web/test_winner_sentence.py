@@ -5,14 +5,14 @@ import html
 
 import pytest
 
-from support.pages import start_game
+from support.pages import start_game, text
 
 
 def _over(client, names, winner, language):
     client.set_cookie("lang", language)
     board = start_game(client, names=names)
     client.post("/api" + board + "/events", json={"type": "adjust", "side": winner, "points": 33})
-    return html.unescape(client.get(board).get_data(as_text=True))
+    return html.unescape(text(client.get(board).get_data(as_text=True)))
 
 
 @pytest.mark.parametrize("language, names, winner, sentence", [
@@ -28,3 +28,26 @@ def test_the_winner_is_said_as_a_pronoun_when_the_side_is_one(client, language, 
     page = _over(client, names, winner, language)
     assert sentence in page
     assert "Nous gagne !" not in page and "Us wins!" not in page and "Them wins!" not in page
+
+
+def test_a_name_in_another_script_stays_whole_in_the_sentence(client):
+    """Playtest 3: "Omar & Leila" in the Arabic sentence was split and
+    reordered around the verb; isolated (<bdi>), it stays one name."""
+    client.set_cookie("lang", "ar")
+    board = start_game(client, names=("Omar & Leila", "Hamza", ""))
+    client.post("/api" + board + "/events", json={"type": "adjust", "side": 0, "points": 33})
+    page = client.get(board).get_data(as_text=True)
+    assert '<bdi>Omar &amp; Leila</bdi>' in page.split('id="winner"')[1].split("</h1>")[0]
+
+
+@pytest.mark.parametrize("language, sentence", [
+    ("fr", "Omar & Leila gagnent !"), ("en", "Omar & Leila win!"), ("ar", "فاز Omar & Leila"),
+])
+def test_a_team_wins_in_the_plural(client, language, sentence):
+    """Playtest 3: "Omar & Leila gagne !" for a team of two partners."""
+    client.set_cookie("lang", language)
+    game = client.post("/api/games", json={"sides": ["Omar & Leila", "Hamza & Sanaa"],
+                                           "players": 4}).get_json()["id"]
+    client.post(f"/api/games/{game}/events", json={"type": "adjust", "side": 0, "points": 33})
+    page = html.unescape(text(client.get(f"/games/{game}").get_data(as_text=True)))
+    assert sentence in page

@@ -17,22 +17,22 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
-from .. import board as boards
+from .. import board
 from .. import review
 from ...service import games, nights, players, presets
 from .. import rule_texts
-from ... import engine as rules
+from ... import engine
 from ...service.clock import utc_now
 from ...storage.db import write_transaction
 from ..db import get_db
-from ..forms import NewGameForm, PlayForm, UndoForm, one_time_token
-from ..rule_forms import fill, rule_field_list, with_rule_fields
-from ..rule_forms import values as rule_values
+from ..forms import (
+    NewGameRulesForm, PlayForm, UndoForm, fill_rules, one_time_token, rule_field_list, rule_values,
+)
 from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from .shared import load_game_or_404, no_such_page, review_context
-from ..describe import DEFAULT_NAMES, default_name
+from ..describe import DEFAULT_NAMES, default_name, rank_name
 
 bp = Blueprint("games", __name__)
 
@@ -72,18 +72,18 @@ def render_board(
     the review)."""
     args = request.args if args is None else args
     db = get_db()
-    draft = boards.parse_draft(args.getlist("a"), game.setup)
+    draft = board.parse_draft(args.getlist("a"), game.setup)
     why = args.get("why", "")[:40] or None
-    board = boards.build(db, game, draft, gettext, _cards_from_query(args, game.setup), why)
+    shown = board.build(db, game, draft, gettext, _cards_from_query(args, game.setup), why)
     if error:
-        board.notice = error
+        shown.notice = error
     if game.state.finished:
-        board.rematch = games.rematch_of(db, game.id)
+        shown.rematch = games.rematch_of(db, game.id)
     if template is None:
         template = "games/_board.html" if _wants_board() else "games/board.html"
     html = render_template(
         template,
-        board=board,
+        board=shown,
         sheet=args.get("sheet"),
         ask_early=args.get("ask") == "early",
         play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
@@ -168,7 +168,7 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     and the count's Confirm when it must ask first. None: record the count."""
     setup = game.setup
     counts = [c if type(c) is int and 0 <= c <= DECK else None
-              for c in boards.card_counts(form, setup)]
+              for c in board.card_counts(form, setup)]
     name, *args = move.split(".")
     if name == "end_step" and len(args) == 2 and _INDEX.fullmatch(args[0]) \
             and args[1] in ("-1", "1") and int(args[0]) < len(counts):
@@ -180,10 +180,10 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
         return _show(game_id, _count_query(counts))
     if name in ("end_step", "end_preview"):
         return _show(game_id, _count_query(counts))
-    typed = boards.card_counts(form, setup)
+    typed = board.card_counts(form, setup)
     missing = [side for side, count in enumerate(typed) if count is None]
     if missing:
-        error = InvalidInput(boards.MISSING_COUNT, side=setup.sides[missing[0]])
+        error = InvalidInput(board.MISSING_COUNT, side=setup.sides[missing[0]])
         return _after_action(game_id, error, _count_query(counts))
     if not game.state.last_deal and form.get("early") != "1":
         return _show(game_id, _count_query(counts, ask=True))
@@ -198,14 +198,17 @@ def play(game_id: str):
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     move = form.move.data
     draft = _draft_of(form.back.data, game.setup)
-    waits = boards.draft_in_the_way(move, draft)
+    waits = board.draft_in_the_way(move, draft)
     if waits is not None:
         return _after_action(game_id, InvalidInput(waits), form.back.data or "")
     if move.split(".")[0] in ("end_hand", "end_step", "end_preview"):
         shown = _end_sheet(game_id, game, move, request.form)
         if shown is not None:
             return shown
-    event = boards.event_for_move(move, request.form, game.setup)
+    event = board.event_for_move(move, request.form, game.setup)
+    doubt = board.ranks_in_doubt(game.state, event, rank_name)
+    if doubt is not None:
+        return _after_action(game_id, doubt, form.back.data or "")
     if form.expected_version.data is not None:
         event["expected_version"] = form.expected_version.data
     key = f"form:{form.token.data}:{move}"
@@ -216,13 +219,13 @@ def play(game_id: str):
         return _after_action(game_id, error, form.back.data or "")
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
-    kept = "" if move == "announce" else boards.draft_query(draft)
+    kept = "" if move == "announce" else board.draft_query(draft)
     return _after_action(game_id, stay=request.form.get("stay", "") or kept)
 
 
 def _draft_of(back: str | None, setup) -> list:
     """The announcements marked on the board a form came from (its query)."""
-    return boards.parse_draft(MultiDict(parse_qsl(_safe(back))).getlist("a"), setup)
+    return board.parse_draft(MultiDict(parse_qsl(_safe(back))).getlist("a"), setup)
 
 
 # The engine's sentences about malformed input name the API's fields (they
@@ -264,7 +267,7 @@ def _stale_refusal(game_id: str, event: dict, error: ScoringError) -> ScoringErr
     if game.version == expected:
         return error  # the tap was refused for the game as it was shown
     try:
-        tapped = rules.to_dict(rules.parse_event(
+        tapped = engine.to_dict(engine.parse_event(
             {k: v for k, v in event.items() if k != "expected_version"}, game.setup))
     except ScoringError:
         return error
@@ -280,7 +283,7 @@ def undo(game_id: str):
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     body = {"expected_version": form.expected_version.data}
-    kept = boards.draft_query(_draft_of(request.form.get("back"), game.setup))
+    kept = board.draft_query(_draft_of(request.form.get("back"), game.setup))
     try:
         games.undo(get_db(), game_id, body, f"form:{form.token.data}:undo", utc_now())
     except ScoringError as error:
@@ -290,7 +293,7 @@ def undo(game_id: str):
 
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id: str):
-    """The game's rematch (rules.rematch), started once: a second tap, or
+    """The game's rematch (engine.rematch), started once: a second tap, or
     another phone's, leads to the same new game. A page navigation, also
     with the page's script, so the address is the new game's."""
     load_game_or_404(game_id)
@@ -317,7 +320,6 @@ def _last_names(players: int) -> list[str]:
             for name in (names + defaults)[:3]]
 
 
-NewGameRulesForm = with_rule_fields(NewGameForm)
 NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b")
 PARTNER_FIELDS = (("p0a", "p0b"), ("p1a", "p1b"))
 
@@ -373,7 +375,7 @@ def new():
     db = get_db()
     available = presets.all_presets(db)
     form = NewGameRulesForm(formdata=request.form if request.method == "POST" else None)
-    form.preset.choices = [SelectChoice(name) for name in available]
+    form.preset.choices = [SelectChoice(name, rule_texts.preset_name(name)) for name in available]
     # A table of a club night: the night's rules unless another preset is chosen.
     night = nights.get(db, request.values.get("night", ""))
     chosen = request.values.get("preset")
@@ -395,7 +397,7 @@ def new():
         form.players.data = count
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
-        fill(form, available[chosen])
+        fill_rules(form, available[chosen])
         form.token.data = one_time_token()
     elif form.validate():
         sides, partners = _sides_and_partners(form)

@@ -16,8 +16,7 @@ from ...storage import store
 from ...service.clock import utc_now
 from ..db import get_db
 from ..errors import sentence_of, status_of
-from ..forms import one_time_token
-from ..history_forms import ConfirmForm, CorrectForm
+from ..forms import ConfirmForm, CorrectForm, one_time_token
 from ...engine import RANKS, recorded_event, to_dict
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.events import KINDS, LAST_TRICK_OUTCOMES

@@ -1,6 +1,6 @@
 """Club nights: start one, add its tables (one game at a time, or a round of
 its round robin), its standings, and the big screen for a TV at the club.
-Thin: nights.py decides and writes."""
+Thin: service/nights.py decides and writes."""
 
 from datetime import date
 
@@ -12,12 +12,12 @@ from wtforms.fields.choices import SelectChoice
 
 from ...service import nights, presets
 from ...service.clock import utc_now
+from .. import rule_texts
 from ..errors import sentence_of
 from ..db import get_db
-from ..forms import one_time_token
-from ..night_forms import NightForm, RoundForm, ScreenForm
+from ..forms import NightForm, RoundForm, ScreenForm, one_time_token
 from ...engine.errors import N_, ScoringError
-from ..screen_access import QUERY as SCREEN_QUERY
+from .. import screen_access
 
 bp = Blueprint("nights", __name__)
 
@@ -52,7 +52,7 @@ def new():
     db = get_db()
     available = presets.all_presets(db)
     form = NightForm(formdata=request.form if request.method == "POST" else None)
-    form.preset.choices = [SelectChoice(name) for name in available]
+    form.preset.choices = [SelectChoice(name, rule_texts.preset_name(name)) for name in available]
     if request.method == "GET":
         form.date.data = date.today().isoformat()
         form.preset.data = presets.default_name(db)
@@ -84,7 +84,7 @@ def show(night_id: str):
 
 
 def _screen_url(night: nights.Night, external: bool = False) -> str:
-    args = {SCREEN_QUERY: night.screen_key} if night.screen_key else {}
+    args = {screen_access.QUERY: night.screen_key} if night.screen_key else {}
     return url_for("nights.screen", night_id=night.id, _external=external, **args)
 
 
@@ -148,8 +148,8 @@ def screen(night_id: str):
     template = "nights/_screen.html" if request.headers.get("X-Screen") == "1" \
         else "nights/screen.html"
     data_url = url_for("nights.screen_data", night_id=night.id,
-                       **({SCREEN_QUERY: request.args[SCREEN_QUERY]}
-                          if SCREEN_QUERY in request.args else {}))
+                       **({screen_access.QUERY: request.args[screen_access.QUERY]}
+                          if screen_access.QUERY in request.args else {}))
     html = render_template(template, data_url=data_url, poll_ms=SCREEN_POLL_MS, **context)
     return Response(html, headers={"Cache-Control": "no-store"})
 

@@ -1,6 +1,6 @@
 """The roster and a person's page: statistics, partners and opponents, a
-pair, and the changes (rename, merge and its undoing). Thin: players.py
-writes, person_stats.py reads."""
+pair, and the changes (rename, merge and its undoing). Thin:
+service/players.py writes, service/person_stats.py reads."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -10,10 +10,10 @@ from ...service import person_stats, players, ratings
 from ...engine import tally
 from ...service.clock import utc_now
 from ...storage.db import write_transaction
+from ..elision import say
 from ..errors import sentence_of
 from ..db import get_db
-from ..forms import one_time_token
-from ..history_forms import ConfirmForm, MergeForm, PlayerForm
+from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
 from ...engine.errors import N_, ScoringError
 from .shared import gains_bars, no_such_page, page_number
 
@@ -127,9 +127,9 @@ def merge(player_id: int):
         except ScoringError as error:
             flash(sentence_of(error), "error")
             return redirect(url_for("players.show", player_id=source.person), 303)
-        flash(gettext("Merged: %(name)s's games now count for %(other)s. This can be undone "
-                      "on %(other)s's page.", name=source.name,
-                      other=_player(form.into.data).name))
+        flash(say(N_("Merged: %(name)s's games now count for %(other)s. This can be undone "
+                     "on %(other)s's page."), name=source.name,
+                  other=_player(form.into.data).name))
         return redirect(url_for("players.show", player_id=form.into.data), 303)
     target = players.get(db, _chosen("into"))
     if target is None or target.merged or source.merged or target.id == source.id:

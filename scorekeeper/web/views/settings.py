@@ -4,15 +4,14 @@ under a preset, in plain words made from its values."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
-from flask_wtf import FlaskForm
 
 from ...service import presets
 from .. import rule_texts
-from ... import engine as rules
+from ... import engine
 from ...service.clock import utc_now
 from ..errors import sentence_of
 from ..db import get_db
-from ..rule_forms import PresetForm, fill, rule_field_list, values
+from ..forms import CsrfForm, PresetForm, fill_rules, rule_field_list, rule_values
 from ...engine.errors import ScoringError
 from ...engine.limits import NAME_LENGTH
 
@@ -24,16 +23,16 @@ def index():
     db = get_db()
     return render_template(
         "settings/index.html",
-        built_in=rules.BUILT_IN_PRESETS,
+        built_in=engine.BUILT_IN_PRESETS,
         table=presets.table_presets(db),
         default=presets.default_name(db),
-        form=FlaskForm(),
+        form=CsrfForm(),
     )
 
 
 @bp.post("/settings/default")
 def choose_default():
-    form = FlaskForm()
+    form = CsrfForm()
     if not form.validate():
         abort(400)
     try:
@@ -49,7 +48,7 @@ def _edit(form, preset_id: str | None, status_ok: int = 200):
     """Validate and save a preset form; the engine's checks are the last word."""
     if form.validate_on_submit():
         try:
-            presets.save(get_db(), form.name.data, values(form), utc_now(), preset_id)
+            presets.save(get_db(), form.name.data, rule_values(form), utc_now(), preset_id)
         except ScoringError as error:
             form.name.errors = [*form.name.errors, sentence_of(error)]
         else:
@@ -66,10 +65,11 @@ def new_preset():
     if request.method == "GET":
         source = request.args.get("from", "appli")
         available = presets.all_presets(get_db())
-        rules_ = available.get(source, rules.BUILT_IN_PRESETS["appli"])
-        fill(form, rules_)
+        rules = available.get(source, engine.BUILT_IN_PRESETS["appli"])
+        fill_rules(form, rules)
         if source in available:
-            form.name.data = gettext("Copy of %(name)s", name=source)[:NAME_LENGTH]
+            copied = rule_texts.preset_name(source)
+            form.name.data = gettext("Copy of %(name)s", name=copied)[:NAME_LENGTH]
     return _edit(form, None)
 
 
@@ -87,14 +87,14 @@ def edit_preset(preset_id: str):
     form = PresetForm()
     if request.method == "GET":
         form.name.data = preset["name"]
-        fill(form, preset["rules"])
+        fill_rules(form, preset["rules"])
     return _edit(form, preset_id)
 
 
 @bp.route("/settings/presets/<preset_id>/delete", methods=["GET", "POST"])
 def delete_preset(preset_id: str):
     preset = _preset_or_404(preset_id)
-    form = FlaskForm()
+    form = CsrfForm()
     if request.method == "POST" and form.validate():
         presets.delete(get_db(), preset_id)
         flash(gettext("Preset deleted. Games played with it keep their rules."), "info")

@@ -12,8 +12,7 @@ from .. import charts, review
 from ..db import get_db
 from ..describe import gain_name
 from ..errors import error_answer
-from ..forms import one_time_token
-from ..history_forms import ConfirmForm
+from ..forms import ConfirmForm, one_time_token
 from ..i18n import join_list
 from ..template_helpers import decimal
 from ...engine import tally

@@ -27,7 +27,7 @@ from ...service.clock import utc_now
 from ..db import get_db
 from ..describe import event_text
 from ..errors import error_answer, sentence_of
-from ..history_forms import ImportForm
+from ..forms import ImportForm
 from ...engine import recorded_event
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.moves import points_of, timeline

@@ -1,0 +1,80 @@
+"""Playtest 2 #10 and #16: offline, a tap on an announcement (or a sheet),
+which the server must draw and no outbox can keep, says so in the board's
+connection box instead of doing nothing; and every sentence that box shows
+is read whole at 360 px, in French, Arabic and English, in its fixed box
+(two lines for the state, one for the count: nothing is cut, nothing moves)."""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from support.table import start_game
+
+SMALL = {"width": 360, "height": 640}
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_every_connection_sentence_is_read_whole_in_its_box_at_360_px(new_phone, language):
+    phone = new_phone(viewport=SMALL)
+    start_game(phone)
+    phone.goto(phone.url + f"?lang={language}")
+    cut = phone.evaluate("""() => {
+      const box = document.getElementById('link-state');
+      const texts = document.getElementById('outbox-texts').content;
+      const what = box.querySelector('.link-what'), count = box.querySelector('.link-count');
+      const counts = Array.from(texts.querySelectorAll('[data-plural=waiting]'),
+                                n => n.textContent.replace('{num}', '12'));
+      const states = ['lost', 'busy', 'back', 'sending', 'stopped', 'announce-offline',
+                      'view-offline'];
+      box.hidden = false;
+      const cut = [];
+      for (const state of states) {
+        for (const waiting of counts) {
+          what.textContent = texts.querySelector(`[data-text="${state}"]`).textContent;
+          count.textContent = waiting;
+          const inside = b => b.top >= box.getBoundingClientRect().top - 0.5 &&
+                              b.bottom <= box.getBoundingClientRect().bottom + 0.5;
+          if (what.scrollHeight > what.clientHeight + 1 || what.scrollWidth > what.clientWidth ||
+              count.scrollWidth > count.clientWidth ||
+              !inside(what.getBoundingClientRect()) || !inside(count.getBoundingClientRect())) {
+            cut.push([state, what.textContent, waiting]);
+          }
+        }
+      }
+      return cut;
+    }""")
+    assert cut == []
+
+
+SAYS = {"fr": ("Ronda", "Fin de manche", "Les annonces ont besoin du serveur",
+               "Cela a besoin du serveur"),
+        "ar": ("روندا", "نهاية الجولة", "الإعلانات تحتاج إلى الخادم", "هذا يحتاج إلى الخادم"),
+        "en": ("Ronda", "End of hand", "Announcements need the server",
+               "This needs the server")}
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot, language):
+    ronda, end_of_hand, announcements, sheet = SAYS[language]
+    phone = new_phone(viewport=SMALL)
+    start_game(phone)
+    phone.goto(phone.url + f"?lang={language}")
+    buttons = phone.locator("#board .pads").bounding_box()
+    phone.context.set_offline(True)
+    state = phone.locator("#link-state")
+    phone.locator(".side-0 .announce a").filter(has_text=ronda).first.tap()
+    expect(state).to_contain_text(announcements)
+    screenshot(phone, f"offline-announcement-{language}")
+    assert phone.locator("#board .pads").bounding_box() == buttons  # nothing moved
+    assert "a=" not in phone.url  # nothing was marked
+    time.sleep(0.6)  # not a double tap
+    phone.get_by_role("link", name=end_of_hand, exact=True).tap()
+    expect(state).to_contain_text(sheet)
+    # Once the sentence has been read, the box says the connection again.
+    expect(state).not_to_contain_text(sheet, timeout=8000)
+    expect(state).to_be_visible()
+    phone.context.set_offline(False)
+    time.sleep(0.6)
+    phone.locator(".side-0 .announce a").filter(has_text=ronda).first.tap()
+    phone.wait_for_url("**a=0-ronda**")  # back online, the same tap marks it

@@ -1,0 +1,103 @@
+"""Playtest 2 #13: a side left with its default name ("Nous", "Eux", "Us",
+«نحن»…) is nobody: not a player, not rated, not a name of the statistics,
+not a recent player offered on the new-game page, in any language. The
+games keep the names they were played under."""
+
+import json
+import re
+import sqlite3
+
+import pytest
+
+from scorekeeper.service import person_stats, players, ratings, stats
+from scorekeeper.service.unnamed import DEFAULT_SIDE_NAMES, is_default
+from scorekeeper.storage import db as stores
+from scorekeeper.storage import migrations
+
+
+def text(html):
+    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
+    return " ".join(words.split())
+
+
+def finish(api, game_id, winner=0):
+    assert api.event(game_id, type="adjust", side=winner, points=40).status_code == 200
+
+
+@pytest.fixture
+def store(app):
+    connection = stores.connect(app.config["DATABASE"])
+    yield connection
+    connection.close()
+
+
+def test_every_default_name_is_nobody_and_a_typed_name_is_someone():
+    assert all(is_default(name) for name in DEFAULT_SIDE_NAMES)
+    assert is_default(" nous ") and is_default("EUX")
+    assert not any(is_default(name) for name in ("Karim", "Nousra", "Les Eux", "هما"))
+
+
+def test_default_sides_are_not_players_ratings_nor_names_of_the_statistics(api, store):
+    for _ in range(3):  # enough rated games to be ranked (ratings.MIN_GAMES)
+        finish(api, api.new_game(sides=["Nous", "Eux"])["id"])
+        finish(api, api.new_game(sides=["Us", "Them"])["id"], winner=1)
+        finish(api, api.new_game(sides=["نحن", "هم", "أنتم"], players=3)["id"], winner=2)
+        finish(api, api.new_game(sides=["Karim", "Ali"])["id"])
+        finish(api, api.new_game(sides=["Karim", "Eux"])["id"])  # one named side
+    roster = person_stats.roster(store)
+    assert roster.count == 2
+    # Karim's games against a side nobody named are his: rated against an
+    # unknown newcomer each time, whose rating is kept nowhere.
+    assert sorted((r.name, r.rating.games, r.rating.wins) for r in ratings.ranking(store)) == [
+        ("Ali", 3, 0), ("Karim", 6, 6)]
+    assert [(player.name, line.played) for player, line in roster.people] == [
+        ("Karim", 6), ("Ali", 3)]
+    karim = players.by_name(store, "Karim")
+    found = person_stats.person(store, karim)
+    assert found.record.played == 6
+    assert [line.name for line in found.opponents] == ["Ali"]
+    assert [record.name for record in stats.leaderboard(store).records] == ["Karim", "Ali"]
+    assert [player.name for player in players.people(store)] == ["Ali", "Karim"]
+    # The games are as they were played.
+    sides = [json.loads(row[0]) for row in store.execute("SELECT sides FROM games")]
+    assert ["Nous", "Eux"] in sides and ["Karim", "Eux"] in sides
+
+
+def test_the_new_game_page_offers_no_default_name_as_a_recent_player(client, api):
+    api.new_game(sides=["Karim", "Ali"])
+    api.new_game(sides=["Nous", "Eux"])
+    api.new_game(sides=["نحن", "Omar"])
+    for language in ("fr", "ar", "en"):
+        html = client.get(f"/games/new?lang={language}").get_data(as_text=True)
+        picks = set(re.findall(r'value="name1:([^"]*)"', html))
+        assert picks == {"Omar", "Karim", "Ali"}, (language, picks)
+
+
+def test_the_roster_and_the_ranking_list_no_default_name(client, api):
+    for _ in range(3):
+        finish(api, api.new_game(sides=["Nous", "Eux"])["id"])
+        finish(api, api.new_game(sides=["Karim", "Ali"])["id"])
+    for path in ("/players", "/stats"):
+        html = client.get(f"{path}?lang=fr").get_data(as_text=True)
+        people = re.findall(r'href="/players/\d+"><bdi>([^<]*)</bdi>', html)
+        assert sorted(people) == ["Ali", "Karim"], (path, people)
+    names = re.findall(r'href="/stats\?name=([^"]*)"', client.get("/stats").get_data(as_text=True))
+    assert sorted(names) == ["Ali", "Karim"]
+
+
+def test_ratings_kept_before_the_rule_are_rebuilt_without_the_default_sides(app, api, store):
+    """A store whose ratings counted "Nous" as a person (as the app did before
+    this rule): the migration marks them stale, the next start rebuilds them."""
+    for _ in range(3):
+        finish(api, api.new_game(sides=["Nous", "Karim"])["id"])
+    store.execute("DELETE FROM _sqlite_migrations WHERE name = '0007_unnamed_sides_not_rated'")
+    nous = players.by_name(store, "Nous")
+    store.execute("INSERT OR REPLACE INTO person_ratings (person, mu, sigma, games, wins)"
+                  " VALUES (?, 30, 2, 3, 3)", [nous.person])
+    store.conn.commit()
+    migrations.migrate(store)
+    ratings.rebuild_if_stale(store)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        rated = conn.execute("SELECT p.name, r.games FROM person_ratings r"
+                             " JOIN players p ON p.id = r.person").fetchall()
+    assert rated == [("Karim", 3)]

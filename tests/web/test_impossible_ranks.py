@@ -1,0 +1,51 @@
+"""Ranks no deck can hold (playtest 2): two Tringas of 5 picked on the rank
+grid are a mis-tap, not a tie. The board records nothing, says why, and
+keeps the ranks sheet open; ranks that can be are recorded as before.
+Through the test client, as a phone without JavaScript."""
+
+from html import unescape
+
+from support.page_forms import find_button, press, submit
+from support.pages import api_state, start_game
+from support.pages import text as words
+
+SAID = ("2 Tringas de 5, c'est impossible : le jeu n'a que quatre cartes de chaque rang. "
+        "Vérifiez les rangs.")
+
+
+def contest(client):
+    """A board whose two Tringas wait for their ranks, on the ranks sheet."""
+    board = start_game(client)
+    press(client, f"{board}?a=0-tringa&a=1-tringa", "announce")
+    assert api_state(client, board)["awaiting_reveal"] is True
+    return board, client.get(f"{board}?sheet=ranks").get_data(as_text=True)
+
+
+def test_two_tringas_of_one_rank_are_asked_again_and_nothing_is_recorded(french):
+    board, sheet = contest(french)
+    form, button = find_button(sheet, "reveal")
+    response = submit(french, form, button, extra={"rank0": "5", "rank1": "5"})
+    assert response.status_code == 303 and "sheet=ranks" in response.headers["Location"]
+    shown = unescape(words(french.get(response.headers["Location"]).get_data(as_text=True)))
+    assert SAID in shown and "Rangs à départager" in shown
+    state = api_state(french, board)
+    assert state["awaiting_reveal"] is True and state["scores"] == [0, 0]
+    assert state["version"] == 1
+
+
+def test_ranks_that_can_be_are_recorded(french):
+    board, sheet = contest(french)
+    form, button = find_button(sheet, "reveal")
+    submit(french, form, button, extra={"rank0": "5", "rank1": "6"})
+    state = api_state(french, board)
+    assert state["awaiting_reveal"] is False and state["scores"] == [0, 10]
+
+
+def test_the_sentence_in_arabic_and_english(client):
+    for language, said in (("ar", "2 ترينكات من 5 مستحيل"), ("en", "2 Tringas of 5 cannot be")):
+        board, sheet = contest(client)
+        form, button = find_button(client.get(f"{board}?sheet=ranks&lang={language}")
+                                   .get_data(as_text=True), "reveal")
+        response = submit(client, form, button, extra={"rank0": "5", "rank1": "5"},
+                          headers={"X-Board": "1"})
+        assert said in unescape(response.get_data(as_text=True)), language
