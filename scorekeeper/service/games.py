@@ -14,6 +14,7 @@ from typing import Any, Mapping
 import sqlite_utils
 
 from . import players, ratings, summaries
+from .recent import Recent
 from .. import engine
 from ..storage import store
 from ..engine.log import fold_corrections, standing_of
@@ -59,8 +60,21 @@ def _setup(sides: str, players: int, house_rules: str, first_dealer: int) -> eng
                         engine.rules_from_dict(json.loads(house_rules)), first_dealer)
 
 
+# The last snapshot this process wrote for a few games, and the state it was
+# written from: the next tap, finding that very text in its row, folds on
+# from that state instead of parsing the text again (a snapshot reads back as
+# the state it was made of: tests/engine). Right whatever became of the
+# write; another writer's text is parsed. {game id: (text, state)}
+WRITTEN: Recent[str, tuple[str, engine.State]] = Recent(64)
+
+
 def _game_from_row(row: Mapping[str, Any]) -> Game:
-    state = engine.State.from_snapshot(json.loads(row["state"]), _setup_from_row(row))
+    setup = _setup_from_row(row)
+    known = WRITTEN.get(row["id"])
+    if known is not None and known[0] == row["state"] and known[1].setup is setup:
+        state = known[1]
+    else:
+        state = engine.State.from_snapshot(json.loads(row["state"]), setup)
     return Game(row["id"], row["version"], state, row["created_at"], row["updated_at"])
 
 
@@ -188,11 +202,12 @@ def record(
         _check_version(game, expected)
         version = game.version + 1
         store.append(db, game_id, version, "event", engine.to_dict(event), key, now)
-        store.save_state(db, game_id, version, state.snapshot(), now,
-                         also=summaries.game_columns(state, now))
+        text = store.save_state(db, game_id, version, state.snapshot(), now,
+                                also=summaries.game_columns(state, now))
         summaries.after_event(db, game_id, game.state, state)
         if state.finished != game.state.finished:  # only the event that ends a game
             ratings.game_changed(db, game_id, now)
+    WRITTEN.put(game_id, (text, state))
     return Game(game_id, version, state, game.created_at, now), True
 
 
@@ -368,14 +383,29 @@ def replay_log(db: sqlite_utils.Database, game_id: str) -> engine.State:
 def view(game: Game, rematch: str | None = None) -> dict[str, Any]:
     """The game's state as the JSON API shows it (API.md "Game state"), with
     the id of its rematch once one is started (`rematch_of`)."""
-    state = game.state
-    setup = state.setup
-    pool = state.pool if state.awaiting_reveal else None
+    return {**fixed_view(game), **moving_view(game, rematch)}
+
+
+def fixed_view(game: Game) -> dict[str, Any]:
+    """The part of `view` that never changes in a game's life."""
+    setup = game.setup
     return {
         "id": game.id,
         "sides": list(setup.sides),
         "players": setup.players,
         "rules": setup.rules.to_dict(),
+        # Beyond the contract: what a scoreboard needs to show.
+        "deals_per_hand": setup.deals_per_hand,
+        "first_dealer": setup.first_dealer,
+        "created_at": game.created_at,
+    }
+
+
+def moving_view(game: Game, rematch: str | None = None) -> dict[str, Any]:
+    """The rest of `view`: what an event, an undo or a correction changes."""
+    state = game.state
+    pool = state.pool if state.awaiting_reveal else None
+    return {
         "scores": list(state.scores),
         "finished": state.finished,
         "winner": state.winner,
@@ -387,10 +417,8 @@ def view(game: Game, rematch: str | None = None) -> dict[str, Any]:
         "awaiting_reveal": state.awaiting_reveal,
         "version": game.version,
         # Beyond the contract: what a scoreboard needs to show.
-        "deals_per_hand": setup.deals_per_hand,
         "last_deal": state.last_deal,
         "dealer": state.dealer,
-        "first_dealer": setup.first_dealer,
         "announced": state.announced,
         "played": state.played,
         "pending_announcements": None if pool is None else {
@@ -400,7 +428,6 @@ def view(game: Game, rematch: str | None = None) -> dict[str, Any]:
         "last_gains": [
             {"kind": g.kind, "points": list(g.points), "value": g.value} for g in state.gains
         ],
-        "created_at": game.created_at,
         "updated_at": game.updated_at,
         # For the other phones on a finished game: where the table went on.
         "rematch": rematch,

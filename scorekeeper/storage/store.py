@@ -17,8 +17,13 @@ GAME_COLUMNS = (
 )
 
 
+# json.dumps with these options builds an encoder at every call; a tap
+# writes two documents (issue 14).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(data)
 
 
 def game_row(db: sqlite_utils.Database, game_id: str) -> dict | None:
@@ -82,15 +87,18 @@ def append(
 def save_state(
     db: sqlite_utils.Database, game_id: str, version: int, state: dict, now: str,
     also: dict | None = None,
-) -> None:
+) -> str:
     """The game's new version and snapshot; `also`: more of its columns, by
-    name, in the same statement (a tap's summary columns: one UPDATE, not two)."""
+    name, in the same statement (a tap's summary columns: one UPDATE, not two).
+    Returns the snapshot's text as stored."""
     also = also or {}
     columns = "".join(f", {name} = ?" for name in also)
+    text = dumps(state)
     db.execute(
         f"UPDATE games SET version = ?, state = ?, updated_at = ?{columns} WHERE id = ?",
-        [version, dumps(state), now, *also.values(), game_id],
+        [version, text, now, *also.values(), game_id],
     )
+    return text
 
 
 def mark_undone(db: sqlite_utils.Database, game_id: str, seq: int, by: int) -> None:

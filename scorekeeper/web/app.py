@@ -63,7 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     assets.init_app(app)
     compress.init_app(app)  # gzip for the clients that accept it
-    slim.init_app(app)  # after compress: the script and style sheet without comments, then gzip
+    slim.init_app(app)  # the static view serves the script and style sheet without comments
     template_helpers.init_app(app)  # every template filter and global
     resume.init_app(app)
 

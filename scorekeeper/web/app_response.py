@@ -16,3 +16,17 @@ class Response(FlaskResponse):
         if isinstance(value, str):
             value = value.encode("utf-8", "replace")
         super().set_data(value)
+
+
+def add_vary(response: FlaskResponse, *names: str) -> None:
+    """Add header names to the response's Vary, as text: werkzeug's HeaderSet
+    (`response.vary`) parses and rewrites the header, which cost a tap more
+    than the hooks' own decisions (issue 14)."""
+    present = response.headers.get("Vary")
+    if not present:
+        response.headers["Vary"] = ", ".join(names)
+        return
+    known = {name.strip().lower() for name in present.split(",")}
+    missing = [name for name in names if name.lower() not in known]
+    if missing:
+        response.headers["Vary"] = ", ".join([present, *missing])

@@ -10,6 +10,8 @@ import gzip
 
 from flask import Flask, Response, request
 
+from .app_response import add_vary
+
 MIN_BYTES = 512  # below this, gzip's own header and trailer eat the gain
 LEVEL = 6  # zlib's default: nearly the size of 9 at a fraction of its time
 TEXT_TYPES = {
@@ -24,7 +26,10 @@ def compress(response: Response) -> Response:
     if response.mimetype not in TEXT_TYPES:
         return response
     # Whatever the answer, a cache must not give one client's encoding to another.
-    response.vary.add("Accept-Encoding")
+    add_vary(response, "Accept-Encoding")
+    accepted = request.environ.get("HTTP_ACCEPT_ENCODING", "").lower()
+    if "gzip" not in accepted and "*" not in accepted:
+        return response  # asked for no gzip (the parsing below is what costs)
     if (
         request.method == "HEAD"
         or response.status_code < 200

@@ -9,6 +9,7 @@ from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
 
 from . import catalogs, elision
+from .app_response import add_vary
 from .local_paths import local_path
 
 LANGUAGES = ("fr", "ar", "en")
@@ -71,7 +72,7 @@ def remember_choice(response: Response) -> Response:
         response.set_cookie(LANGUAGE_COOKIE, choice, max_age=COOKIE_AGE,
                             httponly=True, samesite="Lax")
     if request.endpoint != "static":  # a page's words depend on both
-        response.vary.update(("Accept-Language", "Cookie"))
+        add_vary(response, "Accept-Language", "Cookie")
     return response
 
 

@@ -25,10 +25,31 @@ def wanted() -> str | None:
     return value if GAME_ID.fullmatch(value) else None
 
 
+def _sent(game_id: str) -> bool:
+    """Whether the request's cookie names this game already. Without a quoted
+    value, the Cookie header splits at its semicolons as werkzeug splits it,
+    and its first cookie of our name is the one `wanted()` reads; anything
+    stranger is left to werkzeug. Parsing every cookie cost a tap more than
+    the rest of this hook (issue 14)."""
+    header = request.environ.get("HTTP_COOKIE", "")
+    if '"' not in header:
+        for part in header.split(";"):
+            name, _, value = part.partition("=")
+            if name.strip(" \t") == COOKIE:
+                value = value.strip(" \t")
+                if " " in value or "\t" in value:
+                    break  # werkzeug skips such a cookie: let it say which one counts
+                return value == game_id
+        else:
+            return False
+    return wanted() == game_id
+
+
 def remember(response: Response) -> Response:
+    if request.endpoint not in ENDPOINTS or response.status_code >= 400:
+        return response
     game_id = (request.view_args or {}).get("game_id")
-    if (request.endpoint in ENDPOINTS and response.status_code < 400 and game_id
-            and GAME_ID.fullmatch(game_id) and wanted() != game_id):
+    if game_id and GAME_ID.fullmatch(game_id) and not _sent(game_id):
         response.set_cookie(COOKIE, game_id, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
     return response
 

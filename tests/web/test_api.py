@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
+from scorekeeper.web import api as api_module
 
 MAX_BODY = 64 * 1024
 CONTRACT_RULE_KEYS = {
@@ -127,6 +128,30 @@ def test_the_open_chain_is_shown_with_its_holder_and_value(api, game_id):
     api.event(game_id, type="hit", side=1, value=1)
     assert api.event(game_id, type="hit", side=0, value=5).get_json()["chain"] == {
         "side": 0, "value": 5}
+
+
+def test_the_answer_is_the_games_view_as_json(app, api, client):
+    """The answer is written from a cached text of the game's fixed fields
+    (web/api.py): it must stay the view, whatever the game and its set-up."""
+    from scorekeeper import engine
+    from scorekeeper.service import games
+    from scorekeeper.web.db import get_db
+
+    game_id = api.new_game(sides=["Nous", "Eux"], rules={"target": 11})["id"]
+    for event in ({"type": "hit", "side": 0, "value": 1}, {"type": "hit", "side": 1, "value": 5},
+                  {"type": "adjust", "side": 0, "points": 20}):
+        answered = api.event(game_id, **event)
+        with app.app_context():
+            assert answered.get_json() == games.view(games.load(get_db(), game_id),
+                                                     games.rematch_of(get_db(), game_id))
+    assert answered.get_json()["finished"]
+    # The same id with another set-up (another store, an import) is written anew.
+    with app.app_context():
+        game = games.load(get_db(), game_id)
+    other = games.Game(game.id, 0, engine.new_game(engine.Setup(("Ali", "Omar"), 2)),
+                       game.created_at, game.updated_at)
+    assert json.loads(api_module.state_json(other)) == games.view(other)
+    assert json.loads(api_module.state_json(game)) == games.view(game)
 
 
 def test_a_get_answers_the_same_state_as_the_last_post(api, game_id):

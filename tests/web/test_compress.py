@@ -74,3 +74,18 @@ def test_the_script_and_style_sheet_are_served_without_their_comments(client, pa
     assert len(served) < len(source)
     head = client.head(path)
     assert int(head.headers["Content-Length"]) == len(served)
+
+
+@pytest.mark.parametrize("accepted", ["GZIP", "*", "br, gzip;q=0.5", "identity, *;q=0.1"])
+def test_gzip_named_in_any_case_or_by_a_wildcard_is_honoured(client, accepted):
+    response = client.get("/", headers={"Accept-Encoding": accepted})
+    assert unpacked(response).lstrip().lower().startswith(b"<!doctype html>")
+
+
+def test_an_api_answer_names_each_header_it_varies_on_once(client, api):
+    game = api.new_game(sides=["Nous", "Eux"])
+    for response in (client.get(f"/api/games/{game['id']}"),
+                     client.get(f"/api/games/{game['id']}", headers=GZIP),
+                     api.event(game["id"], type="missa", side=0)):
+        names = [name.strip() for name in response.headers["Vary"].split(",")]
+        assert sorted(names) == ["Accept-Encoding", "Accept-Language", "Cookie"]

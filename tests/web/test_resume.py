@@ -3,6 +3,7 @@ can lie (issue 13, item 10)."""
 
 import copy
 import json
+import random
 import re
 
 import pytest
@@ -68,3 +69,20 @@ def test_a_cookie_naming_no_running_game_is_ignored(app, api):
     for value in ("nosuchgame", "<script>", "x" * 300):
         device.set_cookie(resume.COOKIE, value)
         assert resumed(device) == game
+
+
+COOKIE_PARTS = ["ronda_game=abc", "ronda_game=xyz", "ronda_game = abc ", "ronda_game",
+                "ronda_game=", "xronda_game=abc", "ronda_game=ab cd", 'ronda_game="abc"',
+                'a="x;ronda_game=abc"', "lang=fr", "ronda_access=0123", "=abc", " ", ""]
+
+
+def test_the_raw_cookie_check_agrees_with_werkzeugs_cookies(app):
+    """The resume hook reads its cookie from the raw header (issue 14): it
+    must find what request.cookies finds, first cookie of the name included."""
+    rng = random.Random(14)
+    for _ in range(2000):
+        header = rng.choice(["; ", ";", " ;"]).join(
+            rng.choice(COOKIE_PARTS) for _ in range(rng.randint(0, 4)))
+        with app.test_request_context("/", headers={"Cookie": header}):
+            for game_id in ("abc", "xyz"):
+                assert resume._sent(game_id) == (resume.wanted() == game_id), header
