@@ -301,12 +301,21 @@ def _just_done(record: tuple[str, dict, str] | None, now: str | None) -> str | N
     if record is None:
         return None
     action, payload, created_at = record
-    if now is not None and (datetime.fromisoformat(now) - datetime.fromisoformat(created_at)
-                            ).total_seconds() > JUST_DONE_SECONDS:
+    if now is not None and not _within(created_at, now, JUST_DONE_SECONDS):
         return None
     if action == "undo":
         return "undo"
     return move_for_event(payload) if action == "event" else None
+
+
+def _within(then: str, now: str, seconds: float) -> bool:
+    """Whether the stored time `then` is at most `seconds` before `now`; a
+    time that cannot be read (an imported game's) is not."""
+    try:
+        return (datetime.fromisoformat(now) - datetime.fromisoformat(then)).total_seconds() \
+            <= seconds
+    except (TypeError, ValueError):  # unreadable, or without its time zone
+        return False
 
 
 # Moves made in a sheet over the board: once it closes, what was under the

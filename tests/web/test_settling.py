@@ -36,3 +36,14 @@ def test_a_board_drawn_later_takes_every_tap(french, monkeypatch):
     monkeypatch.setattr(board, "JUST_DONE_SECONDS", -1)  # as if drawn later
     html = french.get(game).get_data(as_text=True)
     assert "settling" not in html and " settles" not in html.split('id="board"')[1][:200]
+
+
+def test_a_last_record_whose_time_cannot_be_read_settles_nothing(french, db):
+    """An imported game's time may have no time zone, or be no time at all."""
+    game = start_game(french)
+    french.post("/api" + game + "/events", json={"type": "missa", "side": 0})
+    for stamp in ("2026-12-01T10:00:00", "yesterday"):
+        db.execute("UPDATE events SET created_at = ?", [stamp])
+        db.conn.commit()
+        response = french.get(game)
+        assert response.status_code == 200 and "settling" not in response.get_data(as_text=True)
