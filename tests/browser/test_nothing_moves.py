@@ -233,3 +233,20 @@ def test_three_sides_settle_their_ranks_with_confirm_on_screen(new_phone, server
     expect(page.locator("fieldset.ranks")).to_have_count(3)
     expect(page.locator("button[value=reveal]")).to_be_in_viewport(ratio=1)
     assert page.evaluate("document.documentElement.scrollWidth <= screen.width")
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_every_control_holds_its_words_on_the_small_phone(new_phone, server, language):
+    """No label spills out of its button at 360 px ("Options" did, by 2 px,
+    in the board's narrow third column), with 2, 3 and 4 players."""
+    page = new_phone(viewport=PHONES["small"])
+    for players in (2, 3, 4):
+        rules = {"preset": "classique" if players == 4 else "appli"}
+        game = page.request.post(f"{server.url}/api/games", data=json.dumps(
+            {"sides": NAMES[language][: 3 if players == 3 else 2], "players": players,
+             "rules": rules}), headers={"Content-Type": "application/json"}).json()
+        page.goto(f"/games/{game['id']}?lang={language}")
+        spilled = page.evaluate("""sel => [...document.querySelectorAll(sel)]
+            .filter(e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)
+            .map(e => e.textContent.trim())""", CONTROLS)
+        assert spilled == [], (language, players)
