@@ -13,6 +13,7 @@
   var POLL_TIMEOUT_MS = 5000;  // a dropped Wi-Fi can leave a request hanging for minutes
   var RETRIES = [400, 1200, 3000];
   var busy = 0;
+  var viewing = 0;  // board GETs queued or on their way (later, below)
   var queue = Promise.resolve();
 
   // Hooks: what the outbox and the screen-awake parts are given of the board
@@ -253,7 +254,6 @@
   // confirms A's and B's Rondas, not A's alone; A's Ronda then at once B's
   // drafts both. Such a tap waits for that board, then is made on the same
   // control there (found by what it does), or on none if it is gone.
-  var viewing = 0;  // board GETs queued or on their way
   function keyOf(control) {
     if (control.tagName === "BUTTON") {
       return [control.form && control.form.action, control.name, control.value].join(" ");

@@ -17,6 +17,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
+from support.table import wait_settled
+
 # Every control whose place is checked: the side buttons, then the actions.
 CONTROLS = "#board .pad .button, #board .pad button, #board .actions button, #board .actions .button"
 # Their places in the page (scrolled or not) and the page's width.
@@ -31,8 +33,6 @@ MEASURE = """sel => ({
   viewport: screen.width,
 })"""
 
-# No control is still taking no tap (the settle-once animation).
-SETTLED = "() => !document.getAnimations().some(a => /^settle/.test(a.animationName || ''))"
 PHONES = {"small": {"width": 360, "height": 640}, "tall": {"width": 390, "height": 844}}
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
          "en": ["Us", "Them", "You"]}
@@ -69,7 +69,7 @@ class Table:
         time.sleep(max(0.0, self.tapped.get(selector, 0.0) + 0.6 - time.monotonic()))
         # A control just answered takes no tap for a moment (docs/BOARD.md,
         # "Taps"); a forced tap would not wait for it as a finger does.
-        self.settle()
+        wait_settled(self.page)
         self.page.locator(selector).first.tap(force=True)
         if then is None and gone is None:
             self.page.wait_for_function(
@@ -83,14 +83,6 @@ class Table:
         self.taps += 1
         if self.page.locator(".over").count() == 0:
             self.check()
-
-    def settle(self) -> None:
-        """Wait for every settle-once animation to end. Polled from here: a
-        page without JavaScript runs no animation frame for wait_for_function."""
-        deadline = time.monotonic() + 10
-        while not self.page.evaluate(SETTLED):
-            assert time.monotonic() < deadline, (self.name, self.taps, "never settled")
-            time.sleep(0.05)
 
     def shot(self, what: str) -> None:
         self.shots(self.page, f"moves-{self.name}-{what}")

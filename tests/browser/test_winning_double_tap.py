@@ -9,6 +9,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from support.table import wait_settled
+
 WIN = {"target": 11}
 
 
@@ -34,18 +36,11 @@ def centre(page, selector):
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-# No control of the page is still taking no tap (the settle animations).
-SETTLED = "() => !document.getAnimations().some(a => /^settle/.test(a.animationName || ''))"
-
-
 def double_tap(page, selector, gap_ms):
     """Two taps at one place, `gap_ms` apart, as a hurried finger does, on a
     page that has settled: the board drawn just after the set-up's last
     event takes no tap for a moment, as after any tap (docs/BOARD.md)."""
-    deadline = time.monotonic() + 10
-    while not page.evaluate(SETTLED):  # polled from here: no animation frames without JS
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_settled(page)
     x, y = centre(page, selector)
     page.touchscreen.tap(x, y)
     time.sleep(gap_ms / 1000)

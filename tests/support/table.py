@@ -57,6 +57,21 @@ def _not_a_double_tap(page: Page, name: str) -> None:
     time.sleep(max(0.0, last + SAME_CONTROL_S - time.monotonic()))
 
 
+# No control of the page is still taking no tap (the settle animations of
+# style.css: the button just recorded, the board after a sheet, the result).
+_SETTLED = "() => !document.getAnimations().some(a => /^settle/.test(a.animationName || ''))"
+
+
+def wait_settled(page: Page, seconds: float = 10) -> None:
+    """Wait until every control takes taps again, as a finger that sees the
+    page does. Polled from here: a page without JavaScript runs no animation
+    frame for wait_for_function."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(_SETTLED):
+        assert time.monotonic() < deadline, "the page never settled"
+        time.sleep(0.05)
+
+
 def tap(page: Page, name: str, role: str = "button") -> None:
     """Tap the control named `name` and wait until the game has taken it."""
     before = version(page)
