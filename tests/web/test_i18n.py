@@ -434,6 +434,22 @@ def test_the_service_knows_the_default_side_names_of_every_catalog(catalogs):
     assert said == set(DEFAULT_SIDE_NAMES)
 
 
+def test_the_service_knows_the_built_in_preset_names_of_every_catalog(app):
+    """service/presets.py refuses the built-in presets' names in every
+    language: they must be what the pages call them (web/rule_texts.py)."""
+    from flask_babel import force_locale
+
+    from scorekeeper.service.presets import BUILT_IN_NAMES
+    from scorekeeper.web.rule_texts import PRESET_NAMES, preset_name
+
+    said = set(PRESET_NAMES)
+    with app.test_request_context():
+        for language in LANGUAGES:
+            with force_locale(language):
+                said |= {preset_name(key) for key in PRESET_NAMES}
+    assert said == set(BUILT_IN_NAMES)
+
+
 def test_default_side_names_are_in_the_scorers_language(client):
     for language, names in (("fr", ("Nous", "Eux")), ("ar", ("نحن", "هم")), ("en", ("Us", "Them"))):
         html = client.get(f"/games/new?lang={language}").get_data(as_text=True)
