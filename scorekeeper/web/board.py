@@ -87,6 +87,17 @@ class HiddenRonda:
 
 
 @dataclass
+class LastTrick:
+    """One button of the dealer's last trick: how the trick went, the sides
+    that then score (the engine's DealerLastTrick.receivers) and how much."""
+
+    outcome: str
+    to: tuple[int, ...]
+    points: int
+    move: Move
+
+
+@dataclass
 class EndPreview:
     """The card count as typed so far (None: not yet), the computed side,
     what each side gets, and whether the hand's last deal is reached."""
@@ -109,7 +120,7 @@ class Board:
     chain_end: Move
     next_deal: Move
     end_hand: Move
-    last_trick: dict[str, Move]
+    last_trick: list[LastTrick]
     hidden_rondas: list[HiddenRonda]
     last_card_missa: Move | None  # on the hand's last deal: the dealer's last card
     recent: list[Step]
@@ -267,11 +278,13 @@ def build(
         # Whether the hand can end now (the count itself is asked in its sheet).
         end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
             [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
-        last_trick={
-            result: _move(state, f"last_trick.{result}",
-                          {"type": "dealer_last_trick", "outcome": result}, translate)
+        last_trick=[
+            LastTrick(result, engine.DealerLastTrick(result).receivers(dealer, setup.side_count),
+                      setup.rules.dealer_last_trick,
+                      _move(state, f"last_trick.{result}",
+                            {"type": "dealer_last_trick", "outcome": result}, translate))
             for result in LAST_TRICK_OUTCOMES
-        } if setup.rules.dealer_last_trick else {},
+        ] if setup.rules.dealer_last_trick else [],
         hidden_rondas=hidden,
         last_card_missa=_move(
             state, f"missa_last.{dealer}",

@@ -4,6 +4,7 @@ from markupsafe import Markup
 from flask_babel import force_locale, gettext as _
 
 from .. import engine
+from .elision import say
 from .i18n import LANGUAGES, join_list
 from ..engine.errors import N_
 from ..engine.moves import Step, ToWin, points_of
@@ -23,6 +24,11 @@ LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 CALLS = {1: N_("Bount"), 5: N_("Khamsa"), 10: N_("Âachra")}
 
 
+# How the dealer's last trick went, as its buttons say it.
+LAST_TRICK_WORDS = {"twelve": N_("Taken with a 12"), "one": N_("Taken with a 1"),
+                    "missed": N_("Missed")}
+LAST_TRICK_TO = N_("%(outcome)s → +%(points)s to %(to)s")
+LAST_TRICK_TO_BOTH = N_("%(outcome)s → +%(points)s each to %(first)s and %(second)s")
 # Each kind of gain a side's summary counts (engine.tally.COUNTS), by name.
 GAIN_NAMES = {
     "ronda": N_("Ronda"),
@@ -183,6 +189,23 @@ def move_words(move, setup: engine.Setup) -> Markup:
     if event is None:
         return Markup("")
     return Markup(' data-what="%s"') % event_text(event, setup.sides)
+
+
+def last_trick_outcome(outcome: str) -> str:
+    return _(LAST_TRICK_WORDS[outcome])
+
+
+def last_trick_text(last, sides: list[str]) -> str:
+    """A dealer's-last-trick button (board.LastTrick): how the trick went, who
+    scores and how much ("Manqué → +5 pour Eux"), as the hidden Ronda's say it;
+    with three sides a miss gives each of the two opponents the points."""
+    outcome = last_trick_outcome(last.outcome)
+    names = [FSI + sides[side] + PDI for side in last.to]  # a Latin name stays whole in Arabic
+    if len(names) == 1:
+        return say(LAST_TRICK_TO, outcome=outcome, points=last.points, to=names[0])
+    first, second = names
+    return say(LAST_TRICK_TO_BOTH, outcome=outcome, points=last.points, first=first,
+               second=second)
 
 
 def default_name(name: str) -> int | None:
