@@ -360,7 +360,8 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     early = not state.last_deal
     missing = [side for side, count in enumerate(given) if count is None]
     if missing:
-        reason = translate(MISSING_COUNT) % {"side": setup.sides[missing[0]]}
+        reason = elision.about(MISSING_COUNT, "side", setup.players == 4,
+                               side=setup.sides[missing[0]])
         return EndPreview(given, None, None, reason, before_last_deal=early)
     event_data = {"type": "end_hand", "cards": given + [None]}
     try:

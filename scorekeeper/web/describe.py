@@ -1,17 +1,14 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
 from markupsafe import Markup
-from flask_babel import force_locale, gettext as _
+from flask_babel import gettext as _
 
 from .. import engine
-from .elision import say
-from .i18n import LANGUAGES, join_list
+from .elision import PRONOUNS, form_of, say
+from .i18n import join_list
 from ..engine.errors import N_
 from ..engine.moves import Step, ToWin, points_of
 
-# The sides' names before any game was played: pronouns, which a sentence
-# about the side must say as pronouns ("We win!", not "Us wins!").
-DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 WINS = (N_("We win!"), N_("They win!"), N_("You win!"))
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
@@ -208,23 +205,12 @@ def last_trick_text(last, sides: list[str]) -> str:
                second=second)
 
 
-def default_name(name: str) -> int | None:
-    """Which of the default names `name` is, said in any language; None for a
-    name of its own."""
-    for language in LANGUAGES:
-        with force_locale(language):
-            for index, default in enumerate(DEFAULT_NAMES):
-                if _(default) == name:
-                    return index
-    return None
-
-
 def winner_text(name: str, team: bool = False) -> Markup:
     """The result's heading, a team's verb in the plural ("Omar & Leila
     gagnent !"); the name isolated (<bdi>), so that a Latin name in an Arabic
     sentence stays whole and in its place."""
-    index = default_name(name)
-    if index is not None:
-        return Markup.escape(_(WINS[index]))
+    form = form_of(name, team)  # the one rule of a sentence about a side (web/elision.py)
+    if form in PRONOUNS:
+        return Markup.escape(_(WINS[PRONOUNS.index(form)]))
     sentence = _("%(name)s win!") if team else _("%(name)s wins!")
     return Markup.escape(sentence) % {"name": Markup("<bdi>%s</bdi>") % name}

@@ -98,7 +98,7 @@ def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
     assert link and "why=0-ronda" in link[1] and 'aria-disabled="true"' in link[0]
     # Without JavaScript the tap shows why, in the board's notice, and keeps the draft.
     shown = words(french.get(html.unescape(link[1])))
-    assert "Nous a déjà annoncé : chaque joueur annonce une fois par donne." in shown
+    assert "Nous avons déjà annoncé : chaque joueur annonce une fois par donne." in shown
     assert "Annonces : Nous Ronda" in shown
     # Partners: a second tap for one team is the partner's announcement; a third is refused.
     team = start_game(french, players="4")
@@ -111,7 +111,7 @@ def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
 def test_the_hidden_ronda_buttons_say_who_gets_the_points(french):
     two = start_game(french, preset="classique")
     sheet = words(french.get(two + "?sheet=more"))
-    assert "Nous a caché une Ronda → +5 pour Eux" in sheet
+    assert "Nous avons caché une Ronda → +5 pour Eux" in sheet
     three = start_game(french, players="3", names=("Ali", "Badr", "Chama"), preset="classique")
     page = french.get(three + "?sheet=more").get_data(as_text=True)
     for side, to in [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]:

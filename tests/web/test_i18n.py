@@ -426,9 +426,9 @@ def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_
 
 def test_the_service_knows_the_default_side_names_of_every_catalog(catalogs):
     """service/unnamed.py writes the words out (it reads no catalog): they
-    must be what each catalog says for web/describe.py's DEFAULT_NAMES."""
+    must be what each catalog says for web/elision.py's DEFAULT_NAMES."""
     from scorekeeper.service.unnamed import DEFAULT_SIDE_NAMES
-    from scorekeeper.web.describe import DEFAULT_NAMES
+    from scorekeeper.web.elision import DEFAULT_NAMES
 
     said = {catalogs[language][name].string for language in LANGUAGES for name in DEFAULT_NAMES}
     assert said == set(DEFAULT_SIDE_NAMES)

@@ -57,7 +57,7 @@ def test_ranks_not_chosen_are_asked_by_the_app_not_the_browser(client):
     language). The grid asks nothing of the browser; the app says which side's
     rank it needs, in the page's language, and records nothing."""
     for language, said in (("fr", "Donnez le rang de la meilleure annonce de Nous."),
-                           ("ar", "أعطِ رتبة أفضل إعلان لـNous."),
+                           ("ar", "أعطِ رتبة أفضل إعلان لنا."),
                            ("en", "Give the rank of Nous's best announcement.")):
         board, _ = contest(client)
         sheet = client.get(f"{board}?sheet=ranks&lang={language}").get_data(as_text=True)

@@ -32,7 +32,8 @@ from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from .shared import load_game_or_404, no_such_page, review_context
-from ..describe import DEFAULT_NAMES, default_name, rank_name
+from ..describe import rank_name
+from ..elision import DEFAULT_NAMES, default_name
 
 bp = Blueprint("games", __name__)
 
