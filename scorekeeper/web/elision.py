@@ -15,6 +15,7 @@ so only the values are concerned.
 """
 
 import re
+from functools import cache
 from typing import Mapping
 
 from flask import Flask
@@ -104,15 +105,20 @@ SUBJECT_ERRORS = {
 DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
 
+@cache
+def _default_names() -> dict[str, int]:
+    # The catalogs do not change while the app runs: read once (a board asks often).
+    names = {}
+    for language in i18n.LANGUAGES:
+        with force_locale(language):
+            names.update((gettext(default), index) for index, default in enumerate(DEFAULT_NAMES))
+    return names
+
+
 def default_name(name: str) -> int | None:
     """Which of the default names `name` is, said in any language (a French
     game read in English: "Nous" is "We"); None for a name of its own."""
-    for language in i18n.LANGUAGES:
-        with force_locale(language):
-            for index, default in enumerate(DEFAULT_NAMES):
-                if gettext(default) == name:
-                    return index
-    return None
+    return _default_names().get(name)
 
 
 def _default(value) -> int | None:
