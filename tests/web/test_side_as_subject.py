@@ -84,7 +84,7 @@ def test_a_hidden_ronda_and_the_count_with_default_names(client, api):
     assert "أخفينا روندا ← \u200e+5 لهم" in more and "لـ هم" not in more
     end = page(client, f"/games/{arabic}?sheet=end", "ar")
     assert "الأوراق التي جمعناها" in end and "جمعها نحن" not in end
-    assert "Cartes que nous avons ramassées" in page(client, f"/games/{game}?sheet=end", "fr")
+    assert "Cartes ramassées par Nous" in page(client, f"/games/{game}?sheet=end", "fr")
     teams = api.new_game(sides=["Karim & Salma", "Omar & Leila"], players=4,
                          rules={"preset": "classique"})["id"]
     assert "Karim & Salma ont caché une Ronda → +5 pour Omar & Leila" in page(
