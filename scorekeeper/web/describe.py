@@ -26,6 +26,7 @@ LAST_TRICK_WORDS = {"twelve": N_("Taken with a 12"), "one": N_("Taken with a 1")
                     "missed": N_("Missed")}
 LAST_TRICK_TO = N_("%(outcome)s → +%(points)s to %(to)s")
 LAST_TRICK_TO_BOTH = N_("%(outcome)s → +%(points)s each to %(first)s and %(second)s")
+
 # Each kind of gain a side's summary counts (engine.tally.COUNTS), by name.
 GAIN_NAMES = {
     "ronda": N_("Ronda"),

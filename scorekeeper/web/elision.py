@@ -15,17 +15,16 @@ so only the values are concerned.
 """
 
 import re
-from functools import cache
 from typing import Mapping
 
 from flask import Flask
-from flask_babel import force_locale, get_locale, get_translations, gettext
+from flask_babel import get_locale, get_translations, gettext
 from flask_babel import pgettext as contextual_gettext
 from jinja2 import pass_context
 from markupsafe import Markup
 
 from ..engine.errors import N_
-from . import i18n  # (i18n imports this module: its LANGUAGES are read at run time)
+from ..service.unnamed import DEFAULT_SIDE_NAMES
 
 # "de" or "que" right before a value: "de %(name)s", "que %(side)s".
 BEFORE_VALUE = re.compile(r"\b(d|qu)e (?=%\((\w+)\)s)", re.IGNORECASE)
@@ -105,20 +104,13 @@ SUBJECT_ERRORS = {
 DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 
 
-@cache
-def _default_names() -> dict[str, int]:
-    # The catalogs do not change while the app runs: read once (a board asks often).
-    names = {}
-    for language in i18n.LANGUAGES:
-        with force_locale(language):
-            names.update((gettext(default), index) for index, default in enumerate(DEFAULT_NAMES))
-    return names
-
-
 def default_name(name: str) -> int | None:
-    """Which of the default names `name` is, said in any language (a French
-    game read in English: "Nous" is "We"); None for a name of its own."""
-    return _default_names().get(name)
+    """Which of the default names `name` is (0 Us, 1 Them, 2 You), said in any
+    language (a French game read in English: "Nous" is "We"); None for a name
+    of its own. The words are service/unnamed.py's, in DEFAULT_NAMES' order
+    for each language (tests/web/test_i18n.py keeps them the catalogs')."""
+    return DEFAULT_SIDE_NAMES.index(name) % len(DEFAULT_NAMES) if name in DEFAULT_SIDE_NAMES \
+        else None
 
 
 def _default(value) -> int | None:

@@ -432,6 +432,12 @@ def test_the_service_knows_the_default_side_names_of_every_catalog(catalogs):
 
     said = {catalogs[language][name].string for language in LANGUAGES for name in DEFAULT_NAMES}
     assert said == set(DEFAULT_SIDE_NAMES)
+    # In DEFAULT_NAMES' order, language by language: web/elision.py reads the
+    # pronoun a default name is (Us, Them, You) from its place.
+    for start in range(0, len(DEFAULT_SIDE_NAMES), len(DEFAULT_NAMES)):
+        words = DEFAULT_SIDE_NAMES[start:start + len(DEFAULT_NAMES)]
+        assert any([catalogs[language][name].string for name in DEFAULT_NAMES] == list(words)
+                   for language in LANGUAGES), words
 
 
 def test_the_service_knows_the_built_in_preset_names_of_every_catalog(app):
