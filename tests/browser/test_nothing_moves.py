@@ -138,6 +138,12 @@ def play_a_whole_game(table: Table, players: int) -> None:
     table.press(f"button[value='hit.{sides - 1}.1']")
     table.press(".actions a[href$='sheet=end']", then=".end-sheet")
     table.press("button[value^=missa_last]")
+    # Once a hand (playtest 3: three taps made three): the button stays, off,
+    # and says why when tapped again; nothing is recorded.
+    recorded = table.version()
+    table.press("button[value^=missa_last]", then="#notice.shown")
+    assert table.version() == recorded
+    expect(table.page.locator("#notice")).to_be_in_viewport()
     table.shot("last-card")
     table.page.locator("#cards0").fill("31")
     if sides == 3:
