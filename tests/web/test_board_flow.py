@@ -21,6 +21,13 @@ def last_deal(client, board, deals=5):
         api(client, board, {"type": "next_deal"})
 
 
+def notice(response):
+    """The board's notice, as shown ("" when none)."""
+    found = re.search(r'<p id="notice" class="notice( shown)?"[^>]*>([^<]*)</p>',
+                      response.get_data(as_text=True))
+    return html.unescape(found.group(2)) if found.group(1) else ""
+
+
 def words(response):
     return text(html.unescape(response.get_data(as_text=True)))
 
@@ -143,8 +150,13 @@ def test_the_last_cards_missa_is_taken_once_a_hand_then_off_with_its_reason(fren
     (nothing moves), off, says why; posted all the same, nothing is recorded."""
     board = start_game(french, dealer="1")
     last_deal(french, board)
-    press(french, board + "?sheet=end", "missa_last.1")
+    tapped = find_button(french.get(board + "?sheet=end").get_data(as_text=True), "missa_last.1")
+    submit(french, *tapped)
     version = api_state(french, board)["version"]
+    # The same tap sent again (its answer lost): answered as the first, not refused.
+    again = submit(french, *tapped)
+    assert notice(french.get(again.headers["Location"])) == ""
+    assert api_state(french, board)["version"] == version
     sheet = french.get(board + "?sheet=end").get_data(as_text=True)
     form, button = find_button(sheet, "missa_last.1")
     assert button.disabled and button.label == "Missa avec la dernière carte · Eux"
@@ -154,7 +166,7 @@ def test_the_last_cards_missa_is_taken_once_a_hand_then_off_with_its_reason(fren
     assert html.unescape(hint.group(1)) == said
     response = submit(french, form, button)  # a page without JavaScript posts it all the same
     assert response.status_code == 303 and response.headers["Location"] == board + "?sheet=end"
-    assert said in words(french.get(response.headers["Location"]))
+    assert notice(french.get(response.headers["Location"])) == said
     assert api_state(french, board)["version"] == version
     # The next hand's last deal offers it again.
     api(french, board, {"type": "end_hand", "cards": [20, None]})
