@@ -11,6 +11,7 @@ app would write.
 
     python -m bench.tap_breakdown                        # every variant, 1,000 pairs each
     python -m bench.tap_breakdown --variant none --variant all --pairs 3000
+    python -m bench.tap_breakdown --commits   # the COMMIT alone, tap against floor
 
 Wall and CPU medians move with the machine's load; the number of
 instructions does not. Counted with valgrind (user space only: the kernel's
@@ -23,6 +24,7 @@ share of a commit is not in it), per request, as the difference of two runs:
 
 import argparse
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -78,6 +80,40 @@ def interleaved(variant: str, pairs: int, warmup: int = 50) -> dict:
     return medians
 
 
+class TimedConnection(sqlite3.Connection):
+    """A connection that notes how long each COMMIT takes, by store file."""
+
+    commits: dict[str, list[int]] = {}
+
+    def execute(self, sql, *args):
+        if sql != "COMMIT":
+            return super().execute(sql, *args)
+        started = time.perf_counter_ns()
+        try:
+            return super().execute(sql, *args)
+        finally:
+            file = self.execute("PRAGMA database_list").fetchone()[2]
+            self.commits.setdefault(os.path.basename(file), []).append(
+                time.perf_counter_ns() - started)
+
+
+def commits(pairs: int) -> None:
+    """The COMMIT's own time on each side: whether the tap's larger commit
+    (more WAL frames) or its Python is what it costs beyond the floor."""
+    connect = sqlite3.connect
+    sqlite3.connect = lambda *args, **kwargs: connect(*args, factory=TimedConnection, **kwargs)
+    try:
+        figures = interleaved("none", pairs)
+    finally:
+        sqlite3.connect = connect
+    tap, floor = (statistics.median(TimedConnection.commits[name][50:]) / 1e3
+                  for name in ("app.sqlite3", "floor.sqlite3"))
+    print(f"commit p50: tap {tap:.0f} µs, floor {floor:.0f} µs; whole request p50: tap "
+          f"{figures['tap_wall_ms'] * 1e3:.0f} µs (CPU {figures['tap_cpu_ms'] * 1e3:.0f}), floor "
+          f"{figures['floor_wall_ms'] * 1e3:.0f} µs (CPU {figures['floor_cpu_ms'] * 1e3:.0f}); "
+          f"load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def count(which: str, requests: int, variant: str) -> None:
     """`requests` of one kind after the same set-up, for an instruction count."""
     with scratch_dir("tap-count") as folder:
@@ -102,7 +138,11 @@ def main() -> None:
     parser.add_argument("--variant", action="append", choices=VARIANTS)
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--count", nargs=2, metavar=("tap|floor", "N"))
+    parser.add_argument("--commits", action="store_true", help="time the COMMITs alone")
     args = parser.parse_args()
+    if args.commits:
+        commits(args.pairs)
+        return
     variants = args.variant or list(VARIANTS)
     if args.count:
         count(args.count[0], int(args.count[1]), variants[0])
