@@ -16,11 +16,11 @@ from typing import Any, Mapping
 
 from .. import engine
 from ..service.games import Game, last_record, standing_events
-from ..engine.errors import N_, InvalidInput
+from ..engine.errors import N_, InvalidInput, RuleViolation
 from . import elision
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from ..engine.moves import (Step, ToWin, impossible_reveal, outcome_of, points_of, timeline,
-                            to_win)
+from ..engine.moves import (Step, ToWin, impossible_reveal, last_card_recorded, outcome_of,
+                            points_of, timeline, to_win)
 
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4
@@ -197,14 +197,40 @@ def ranks_in_doubt(state: engine.State, event: dict, rank_name) -> InvalidInput 
     return InvalidInput(IMPOSSIBLE_RANKS[state.pool.kind], count=count, rank=rank_name(rank))
 
 
+# A hand has one very last card: its missa is offered once a hand (the API
+# takes a second one, and stored games may hold two: engine/moves.py).
+LAST_CARD_DONE = N_("The Missa with this hand's last card is already recorded: undo it to "
+                    "change it.")
+
+
+def is_last_card_missa(event: Mapping[str, Any]) -> bool:
+    return event.get("type") == "missa" and event.get("last_card") is True
+
+
+def last_card_again(db, game: Game, event: Mapping[str, Any]) -> RuleViolation | None:
+    """The board's refusal of a last-card missa once the hand has one
+    (engine: last_card_recorded), or None."""
+    if not is_last_card_missa(event) or not last_card_recorded(game.state, steps_of(db, game)):
+        return None
+    return RuleViolation(LAST_CARD_DONE)
+
+
+def steps_of(db, game: Game) -> list[Step]:
+    """The game's timeline: its standing events, with what each gave."""
+    setup = game.state.setup
+    return timeline(setup, [engine.recorded_event(e, setup)
+                            for _, e in standing_events(db, game.id)])
+
+
 def _announce_data(draft: list[engine.Announcement]) -> dict:
     return {"type": "announce",
             "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
 
 
 def _move(state: engine.State, move: str, data: dict, translate,
-          draft: list[engine.Announcement] = ()) -> Move:
-    waits = draft_in_the_way(move, list(draft))
+          draft: list[engine.Announcement] = (), waits: str | None = None) -> Move:
+    """The button of `move`; `waits`: the board's own reason it is off, if any."""
+    waits = waits or draft_in_the_way(move, list(draft))
     if waits is not None:
         return Move(move, translate(waits))
     after, error = outcome_of(state, data)
@@ -238,8 +264,7 @@ def build(
 ) -> Board:
     state = game.state
     setup = state.setup
-    events = [engine.recorded_event(e, setup) for _, e in standing_events(db, game.id)]
-    steps = timeline(setup, events)
+    steps = steps_of(db, game)
     wins = to_win(state) if not state.finished else (None,) * setup.side_count
 
     pads = [
@@ -289,6 +314,7 @@ def build(
         last_card_missa=_move(
             state, f"missa_last.{dealer}",
             {"type": "missa", "side": dealer, "last_card": True}, translate,
+            waits=LAST_CARD_DONE if last_card_recorded(state, steps) else None,
         ) if state.last_deal and not state.finished else None,
         recent=steps[::-1][:RECENT_STEPS],
         undo_step=steps[-1] if steps else None,
