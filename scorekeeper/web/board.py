@@ -126,6 +126,15 @@ class Board:
         return settles_board(self.just_done)
 
     @property
+    def marks(self) -> list[tuple[int, str, int]]:
+        """The draft as the strip shows it: (side, kind, how many), in the
+        sides' order, each side's kinds in the order they were marked."""
+        counts: dict[tuple[int, str], int] = {}
+        for a in sorted(self.draft, key=lambda a: a.side):
+            counts[a.side, a.kind] = counts.get((a.side, a.kind), 0) + 1
+        return [(side, kind, count) for (side, kind), count in counts.items()]
+
+    @property
     def query(self) -> str:
         """The board's draft as a query."""
         return draft_query(self.draft)
