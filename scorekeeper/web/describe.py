@@ -143,7 +143,10 @@ def to_win_text(to_win: ToWin | None) -> str:
     if to_win is None:
         return ""
     if to_win.points == 0:
-        return _("ahead: wins at the end of the hand")
+        return _("ahead: wins at the count")
+    if to_win.tied and to_win.at_hand_end:
+        # One more point is not the win: the count at the hand's end decides.
+        return _("tied: the count decides")
     if to_win.tied:
         return _("tied: one more to win")
     return _("needs %(points)s", points=to_win.points)

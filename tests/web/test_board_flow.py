@@ -156,7 +156,26 @@ def test_stopping_at_the_end_of_the_hand_a_side_ahead_is_not_shown_tied(french):
     api(french, board, {"type": "adjust", "side": 1, "points": 9})
     page = words(french.get(board))
     assert "égalité" not in page
-    assert "en tête : gagne à la fin de la manche" in page and "encore 7" in page
+    assert "en tête : gagne au compte" in page and "encore 7" in page
+
+
+def test_a_tie_at_the_target_says_what_decides_under_each_stop_rule(french):
+    """Stopping at once, one more point wins a tie; stopping at the end of the
+    hand it does not: the count decides (playtest 4, finding 7)."""
+    said = {}
+    for stop in ("immediate", "end_of_hand"):
+        game = french.post("/api/games", json={"sides": ["Nous", "Eux"], "rules": {
+            "target": 11, "stop": stop}}).get_json()["id"]
+        board = f"/games/{game}"
+        api(french, board, {"type": "adjust", "side": 0, "points": 10})
+        api(french, board, {"type": "adjust", "side": 1, "points": 10})
+        api(french, board, {"type": "announce", "announcements": [  # shared: 11 – 11
+            {"side": 0, "kind": "ronda", "rank": 5}, {"side": 1, "kind": "ronda", "rank": 5}]})
+        said[stop] = words(french.get(board))
+    assert said["immediate"].count("égalité : un de plus gagne") == 2
+    assert "compte" not in said["immediate"].split("Derniers coups")[0]
+    assert said["end_of_hand"].count("égalité : le compte décide") == 2
+    assert "un de plus" not in said["end_of_hand"]
 
 
 # -- the rematch ------------------------------------------------------------------------------
