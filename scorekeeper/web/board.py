@@ -358,6 +358,10 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     if missing:
         reason = translate(MISSING_COUNT) % {"side": setup.sides[missing[0]]}
         return EndPreview(given, None, None, reason, before_last_deal=early)
+    beyond = count_beyond_the_deck(given, setup)
+    if beyond is not None:  # the page's words, not the browser's (playtest 4)
+        return EndPreview(given, None, None, elision.sentence(beyond, translate),
+                          before_last_deal=early)
     event_data = {"type": "end_hand", "cards": given + [None]}
     try:
         event = engine.parse_event(event_data, setup)
@@ -374,6 +378,19 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
 
 
 MISSING_COUNT = N_("Type how many cards %(side)s took.")
+MORE_THAN_THE_DECK = N_("%(side)s: %(deck)s cards at most, the whole deck.")
+LESS_THAN_NONE = N_("%(side)s: a count is 0 cards or more.")
+
+
+def count_beyond_the_deck(counts: list[Any], setup: engine.Setup) -> InvalidInput | None:
+    """Why a typed count cannot be (more cards than the deck, fewer than
+    none), said for its side; None when every whole count is within 0..DECK."""
+    for side, count in enumerate(counts):
+        if type(count) is int and count > DECK:
+            return InvalidInput(MORE_THAN_THE_DECK, side=setup.sides[side], deck=DECK)
+        if type(count) is int and count < 0:
+            return InvalidInput(LESS_THAN_NONE, side=setup.sides[side])
+    return None
 
 
 def _whole_or_text(value: str | None) -> Any:

@@ -10,6 +10,7 @@ lines aligned to the start while "Donne suivante" was centred.
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from test_nothing_moves import PHONES
 
@@ -83,3 +84,27 @@ def test_every_button_label_is_centred(new_phone, server, language):
             .filter(e => e.offsetWidth > 1 && getComputedStyle(e).textAlign !== 'center')
             .map(e => e.textContent.trim())""")
         assert aside == [], (language, query)
+
+
+@pytest.mark.parametrize("language, said", [
+    ("fr", "Nous : 40 cartes au plus, tout le jeu."),
+    ("ar", "نحن: 40 ورقة على الأكثر، الرزمة كلها."),
+])
+def test_a_count_beyond_the_deck_is_said_by_the_sheet(new_phone, server, screenshot, language,
+                                                      said):
+    """45 typed for 25 (playtest 4, finding 4): the sheet's own sentence, no
+    points, Confirm off; a tap on it records nothing and says why."""
+    page = new_phone()
+    names = {"fr": ["Nous", "Eux"], "ar": ["نحن", "هم"]}[language]
+    game = _post(page, f"{server.url}/api/games", {"sides": names})
+    page.goto(f"/games/{game['id']}?lang={language}&sheet=end")
+    page.locator("#cards0").fill("45")
+    confirm = page.locator("button[value=end_hand]")
+    expect(page.locator(".end-sheet .gets")).to_have_text(said)
+    expect(confirm).to_have_attribute("aria-disabled", "true")
+    assert "+20" not in page.locator(".end-sheet").inner_text()
+    screenshot(page, f"count-45-{language}")
+    confirm.tap(force=True)  # it is off: a finger can still tap it
+    expect(page.locator("#notice")).to_have_text(said)
+    assert _post(page, f"{server.url}/api/games/{game['id']}/events",
+                 {"type": "missa", "side": 0})["version"] == 1  # nothing was recorded before

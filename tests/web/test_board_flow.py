@@ -55,6 +55,33 @@ def test_the_count_typed_is_the_count_recorded(french):
     assert state["scores"] == [0, 3] and state["hand"] == 2
 
 
+def test_a_count_beyond_the_deck_is_said_in_the_page_and_scores_nothing(french):
+    """45 for 25 (playtest 4, finding 4): the sheet says why, shows no points
+    and keeps Confirm off; posted all the same (no JavaScript, or before the
+    preview came), it records nothing and says the same."""
+    board = start_game(french)
+    last_deal(french, board)
+    for typed, said in (("45", "Nous : 40 cartes au plus, tout le jeu."),
+                        ("-3", "Nous : un compte vaut 0 carte ou plus.")):
+        preview = french.get(board + f"?sheet=end&cards0={typed}").get_data(as_text=True)
+        assert said in words_of(preview) and "+20" not in preview, typed
+        assert f'value="{typed}"' in preview  # the count as typed, not 40
+        form, confirm = find_button(preview, "end_hand")
+        assert confirm.disabled, typed
+        sheet = french.get(press(french, board + "?sheet=end", "end_preview",
+                                 {"cards0": typed}).headers["Location"])
+        assert said in words(sheet) and "Tapez combien" not in words(sheet), typed
+        refused = submit(french, *find_button(
+            french.get(board + "?sheet=end").get_data(as_text=True), "end_hand"),
+            {"cards0": typed})
+        assert said in words(french.get(refused.headers["Location"])), typed
+    assert api_state(french, board)["version"] == 5
+
+
+def words_of(page: str) -> str:
+    return text(html.unescape(page))
+
+
 def test_a_count_confirmed_before_the_last_deal_asks_once_more(french):
     board = start_game(french)
     response = press(french, board + "?sheet=end&cards0=25", "end_hand")
