@@ -18,6 +18,7 @@ from .. import engine
 from ..service.games import Game, last_record, standing_events
 from ..engine.errors import N_, InvalidInput
 from . import elision
+from .describe import isolated
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
 from ..engine.moves import (Step, ToWin, impossible_reveal, outcome_of, points_of, timeline,
                             to_win)
@@ -356,7 +357,7 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     early = not state.last_deal
     missing = [side for side, count in enumerate(given) if count is None]
     if missing:
-        reason = translate(MISSING_COUNT) % {"side": setup.sides[missing[0]]}
+        reason = translate(MISSING_COUNT) % {"side": isolated(setup.sides[missing[0]])}
         return EndPreview(given, None, None, reason, before_last_deal=early)
     beyond = count_beyond_the_deck(given, setup)
     if beyond is not None:  # the page's words, not the browser's (playtest 4)
@@ -387,9 +388,9 @@ def count_beyond_the_deck(counts: list[Any], setup: engine.Setup) -> InvalidInpu
     none), said for its side; None when every whole count is within 0..DECK."""
     for side, count in enumerate(counts):
         if type(count) is int and count > DECK:
-            return InvalidInput(MORE_THAN_THE_DECK, side=setup.sides[side], deck=DECK)
+            return InvalidInput(MORE_THAN_THE_DECK, side=isolated(setup.sides[side]), deck=DECK)
         if type(count) is int and count < 0:
-            return InvalidInput(LESS_THAN_NONE, side=setup.sides[side])
+            return InvalidInput(LESS_THAN_NONE, side=isolated(setup.sides[side]))
     return None
 
 

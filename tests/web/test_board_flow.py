@@ -280,7 +280,7 @@ def test_arabic_lists_are_joined_with_the_arabic_comma(client):
     client.set_cookie("lang", "ar")
     board = start_game(client)
     page = html.unescape(client.get(board + "?a=0-ronda&a=1-tringa").get_data(as_text=True))
-    assert "Nous روندا، Eux ترينكا" in page.split('draft-strip')[1].split("</span>")[0]
+    assert "<bdi>Nous</bdi> روندا، <bdi>Eux</bdi> ترينكا" in page.split('draft-strip')[1].split("</p>")[0]
 
 
 def test_plurals_and_genders_in_french(french):

@@ -28,6 +28,7 @@ from ..db import get_db
 from ..forms import (
     NewGameRulesForm, PlayForm, UndoForm, fill_rules, one_time_token, rule_field_list, rule_values,
 )
+from ..describe import isolated
 from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
@@ -184,7 +185,7 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     typed = board.card_counts(form, setup)
     missing = [side for side, count in enumerate(typed) if count is None]
     if missing:
-        error = InvalidInput(board.MISSING_COUNT, side=setup.sides[missing[0]])
+        error = InvalidInput(board.MISSING_COUNT, side=isolated(setup.sides[missing[0]]))
         return _after_action(game_id, error, _count_query(counts))
     beyond = board.count_beyond_the_deck(typed, setup)
     if beyond is not None:
