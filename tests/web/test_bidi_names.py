@@ -26,6 +26,10 @@ class NamesInText(HTMLParser):
         self.names, self.stack, self.bare = names, [], []
 
     def handle_starttag(self, tag, attrs):
+        # A button is a flex box: a <bdi> right in it would be a box of its
+        # own, and its sentence would fall apart in columns.
+        if tag == "bdi" and self.stack and self.stack[-1] in ("button", "a"):
+            self.bare.append(("bdi in a " + self.stack[-1], ""))
         if tag not in ("input", "br", "img", "meta", "link"):
             self.stack.append(tag)
         for name, value in attrs:
