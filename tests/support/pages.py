@@ -23,5 +23,5 @@ def api_state(client, board_url):
 
 def text(html):
     """A page's words, without its tags nor the direction isolates around names."""
-    return " ".join(re.sub(r"<[^>]+>|[\u2066-\u2069]", lambda m: " " if m[0][0] == "<" else "",
-                           html).split())
+    return " ".join(re.sub(r"</?bdi[^>]*>|[\u2066-\u2069]", "",  # inline: "d'<bdi>Eux</bdi>"
+                           re.sub(r"<(?!/?bdi\b)[^>]+>", " ", html)).split())
