@@ -77,7 +77,7 @@ FILTERS = {
         describe.kind_name, describe.hit_call, describe.rank_name, describe.event_text,
         describe.points_text, describe.side_points, describe.score_text,
         describe.announcement_text, describe.predicted, describe.notes_text,
-        describe.to_win_text, describe.winner_text, describe.move_words, describe.bdi,
+        describe.to_win_text, describe.winner_text, describe.move_words, describe.bdi, describe.event_words,
         describe.announcement_html,
     )},
     # A page's events: their names isolated (<bdi>), as the board's other sentences.

@@ -87,8 +87,8 @@ def test_every_button_label_is_centred(new_phone, server, language):
 
 
 @pytest.mark.parametrize("language, said", [
-    ("fr", "Nous : 40 cartes au plus, tout le jeu."),
-    ("ar", "نحن: 40 ورقة على الأكثر، الرزمة كلها."),
+    ("fr", "\u2068Nous\u2069 : 40 cartes au plus, tout le jeu."),  # the name isolated
+    ("ar", "\u2068نحن\u2069: 40 ورقة على الأكثر، الرزمة كلها."),
 ])
 def test_a_count_beyond_the_deck_is_said_by_the_sheet(new_phone, server, screenshot, language,
                                                       said):
