@@ -12,7 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from test_nothing_moves import PHONES
+from support.board_boxes import PHONES
 
 SIDES = ["Mohammed-Amine", "Badr", "Chama"]
 # Every text a score box shows or will show at once after a tap (data-needs):

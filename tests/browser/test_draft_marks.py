@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from test_nothing_moves import CONTROLS, MEASURE, PHONES
+from support.board_boxes import CONTROLS, MEASURE, PHONES
 
 LONG_TEAMS = ["Abdelkrim & Salma-Nour", "Mohammed-Amine & Fatima-Zahra"]
 # (players, sides, rules, draft as the board's query, the chips it shows)

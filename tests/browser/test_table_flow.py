@@ -116,7 +116,7 @@ def test_an_empty_count_cannot_be_confirmed(phone_without_js, server):
     game = new_game(page, server)
     page.goto(f"/games/{game['id']}?sheet=end")
     page.get_by_role("button", name="Valider le compte").tap(force=True)  # it is off
-    expect(page.locator("#notice")).to_have_text("Tapez combien de cartes Nous a ramassées.")
+    expect(page.locator("#notice")).to_have_text("Tapez combien de cartes \u2068Nous\u2069 a ramassées.")
     assert state(page)["version"] == 0
 
 
