@@ -18,6 +18,7 @@ from .. import engine
 from ..service.games import Game, last_record, standing_events
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from . import elision
+from .describe import isolated
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
 from ..engine.moves import (Step, ToWin, impossible_reveal, last_card_recorded, outcome_of,
                             points_of, timeline, to_win)
@@ -135,6 +136,15 @@ class Board:
     def settles(self) -> bool:
         """The whole board takes no tap for a moment (a sheet just closed)."""
         return settles_board(self.just_done)
+
+    @property
+    def marks(self) -> list[tuple[int, str, int]]:
+        """The draft as the strip shows it: (side, kind, how many), in the
+        sides' order, each side's kinds in the order they were marked."""
+        counts: dict[tuple[int, str], int] = {}
+        for a in sorted(self.draft, key=lambda a: a.side):
+            counts[a.side, a.kind] = counts.get((a.side, a.kind), 0) + 1
+        return [(side, kind, count) for (side, kind), count in counts.items()]
 
     @property
     def query(self) -> str:
@@ -387,8 +397,12 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     missing = [side for side, count in enumerate(given) if count is None]
     if missing:
         reason = elision.about(MISSING_COUNT, "side", setup.players == 4,
-                               side=setup.sides[missing[0]])
+                               side=isolated(setup.sides[missing[0]]))
         return EndPreview(given, None, None, reason, before_last_deal=early)
+    beyond = count_beyond_the_deck(given, setup)
+    if beyond is not None:  # the page's words, not the browser's (playtest 4)
+        return EndPreview(given, None, None, elision.sentence(beyond, translate),
+                          before_last_deal=early)
     event_data = {"type": "end_hand", "cards": given + [None]}
     try:
         event = engine.parse_event(event_data, setup)
@@ -405,6 +419,19 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
 
 
 MISSING_COUNT = N_("Type how many cards %(side)s took.")
+MORE_THAN_THE_DECK = N_("%(side)s: %(deck)s cards at most, the whole deck.")
+LESS_THAN_NONE = N_("%(side)s: a count is 0 cards or more.")
+
+
+def count_beyond_the_deck(counts: list[Any], setup: engine.Setup) -> InvalidInput | None:
+    """Why a typed count cannot be (more cards than the deck, fewer than
+    none), said for its side; None when every whole count is within 0..DECK."""
+    for side, count in enumerate(counts):
+        if type(count) is int and count > DECK:
+            return InvalidInput(MORE_THAN_THE_DECK, side=isolated(setup.sides[side]), deck=DECK)
+        if type(count) is int and count < 0:
+            return InvalidInput(LESS_THAN_NONE, side=isolated(setup.sides[side]))
+    return None
 
 
 def _whole_or_text(value: str | None) -> Any:

@@ -62,6 +62,30 @@ def rank_name(rank: int) -> str:
     return f"{rank} ({_(RANK_NAMES[rank])})" if rank in RANK_NAMES else str(rank)
 
 
+def isolated(name: str) -> str:
+    """A name as a direction isolate (FSI…PDI), for text that is not HTML: a
+    Latin name in an Arabic sentence stays whole and in its place."""
+    return f"{FSI}{name}{PDI}"
+
+
+def bdi(name: str) -> Markup:
+    """A name isolated in a page: `<bdi>`, the name escaped."""
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def event_html(event: engine.Event, sides: tuple[str, ...]) -> Markup:
+    """`event_words` for a page: each name in a <bdi> (names hold no isolate
+    of their own: engine/names.py takes no format character)."""
+    words = Markup.escape(event_words(event, sides))
+    return Markup(str(words).replace(FSI, "<bdi>").replace(PDI, "</bdi>"))
+
+
+def event_words(event: engine.Event, sides: tuple[str, ...]) -> str:
+    """`event_text` with each name isolated (FSI…PDI): what the page's script
+    shows as text (a tap waiting, the undo it will offer)."""
+    return event_text(event, tuple(isolated(side) for side in sides))
+
+
 def event_text(event: engine.Event, sides: tuple[str, ...]) -> str:
     """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous"."""
     if isinstance(event, engine.Announce):
@@ -147,7 +171,10 @@ def to_win_text(to_win: ToWin | None) -> str:
     if to_win is None:
         return ""
     if to_win.points == 0:
-        return _("ahead: wins at the end of the hand")
+        return _("ahead: wins at the count")
+    if to_win.tied and to_win.at_hand_end:
+        # One more point is not the win: the count at the hand's end decides.
+        return _("tied: the count decides")
     if to_win.tied:
         return _("tied: one more to win")
     return _("needs %(points)s", points=to_win.points)
@@ -160,6 +187,11 @@ def score_text(scores: tuple[int, ...]) -> str:
 
 def announcement_text(announcement: engine.Announcement, sides: tuple[str, ...]) -> str:
     return f"{sides[announcement.side]} {kind_name(announcement.kind)}"
+
+
+def announcement_html(announcement: engine.Announcement, sides: tuple[str, ...]) -> Markup:
+    """An announcement for a page, its side's name isolated."""
+    return Markup("%s %s") % (bdi(sides[announcement.side]), kind_name(announcement.kind))
 
 
 def predicted(choice) -> Markup:
@@ -186,7 +218,7 @@ def move_words(move, setup: engine.Setup) -> Markup:
         event = None
     if event is None:
         return Markup("")
-    return Markup(' data-what="%s"') % event_text(event, setup.sides)
+    return Markup(' data-what="%s"') % event_words(event, setup.sides)
 
 
 def last_trick_outcome(outcome: str) -> str:

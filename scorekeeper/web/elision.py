@@ -145,16 +145,27 @@ def form_of(name, team: bool = False) -> str | None:
     return TEAM if team else None
 
 
-def about(message: str, subject: str, team: bool = False, **values) -> str:
-    """`message` (a msgid) whose subject is the side `values[subject]`, in the
-    form that side asks (form_of), elided. A context the catalogs do not
-    have for it falls back to the plain sentence."""
+def _about_template(message: str, subject: str, team: bool, values: Mapping) -> str:
     form = form_of(values[subject], team)
     if (form, message) in FORMS:
         template = contextual_gettext(form, message)
     else:
         template = gettext(message)
-    return elide(template, values) % values
+    return elide(template, values)
+
+
+def about(message: str, subject: str, team: bool = False, **values) -> str:
+    """`message` (a msgid) whose subject is the side `values[subject]`, in the
+    form that side asks (form_of), elided. A context the catalogs do not
+    have for it falls back to the plain sentence."""
+    return _about_template(message, subject, team, values) % values
+
+
+@pass_context
+def _template_about(context, message: str, subject: str, team: bool = False, /, **values) -> str:
+    # `about` in a page: a name given as <bdi> (describe.bdi) stays markup.
+    template = _about_template(message, subject, team, values)
+    return (Markup(template) if context.eval_ctx.autoescape else template) % values
 
 
 def say(message: str, **values) -> str:
@@ -189,4 +200,4 @@ def _template_ngettext(context, singular: str, plural: str, count: int, /, **val
 def init_app(app: Flask) -> None:
     """After Flask-Babel's: the templates' gettext and ngettext elide."""
     app.jinja_env.globals.update(gettext=_template_gettext, _=_template_gettext,
-                                 ngettext=_template_ngettext, about=about)
+                                 ngettext=_template_ngettext, about=_template_about)

@@ -6,6 +6,7 @@ from itertools import chain
 from urllib.parse import urlencode
 
 from flask import Flask, Response, request
+from markupsafe import Markup
 from flask_babel import Babel, get_locale
 
 from . import catalogs, elision
@@ -35,7 +36,11 @@ LIST_SEPARATORS = {"ar": "، "}
 def join_list(items) -> str:
     """Items in a row, with the language's own comma ("A, B"; «A، B»)."""
     language = str(get_locale() or DEFAULT_LANGUAGE)
-    return LIST_SEPARATORS.get(language, ", ").join(str(item) for item in items)
+    items = list(items)
+    separator = LIST_SEPARATORS.get(language, ", ")
+    if any(isinstance(item, Markup) for item in items):  # a page's: its names in <bdi>
+        return Markup(separator).join(items)
+    return separator.join(str(item) for item in items)
 
 
 def text_direction(language: str) -> str:

@@ -64,7 +64,7 @@ def test_a_double_tap_on_undo_takes_back_one_event(new_phone, server, javascript
         assert game["version"] == 4 and game["scores"] == [1, 1] and game["chain"] is None, sent
     # A second undo, on purpose: it counts.
     page.wait_for_timeout(300)
-    expect(page.locator("form.undo button")).to_contain_text("Missa · Eux")
+    expect(page.locator("form.undo button")).to_contain_text("Missa · \u2068Eux\u2069")
     page.locator("form.undo button").tap()
     expect(page.locator("#score-1")).to_have_text("0")
 

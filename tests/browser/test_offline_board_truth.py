@@ -40,11 +40,11 @@ def test_a_waiting_missa_is_named_as_the_log_names_it(new_phone):
     start_game(phone)
     phone.context.set_offline(True)
     _tap(phone, "Missa pour Eux")
-    expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · Eux")
+    expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · \u2068Eux\u2069")
     phone.context.set_offline(False)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
     expect_scores(phone, 0, 1)
-    expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · Eux")
+    expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · \u2068Eux\u2069")
 
 
 def test_a_tap_on_its_way_shows_its_score_and_needs_together(new_phone):

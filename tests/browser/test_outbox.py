@@ -206,14 +206,14 @@ def test_undo_while_taps_wait_takes_back_the_last_of_them(phone, table_server, f
     tap_while_away(phone, figures, TAPS[:2])
     undo = phone.locator(".undo-button")
     # A waiting tap is named as the log will name it (playtest 1: not the button's words).
-    expect(undo).to_have_text("↶ Annuler : Bount (1) · Nous")
+    expect(undo).to_have_text("↶ Annuler : Bount (1) · \u2068Nous\u2069")
     undo.tap()  # never sent: taken back here
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")
-    expect(undo).to_have_text("↶ Annuler : Missa · Nous")
+    expect(undo).to_have_text("↶ Annuler : Missa · \u2068Nous\u2069")
     phone.context.set_offline(False)
     expect_sent(phone, 1)
     check_once_in_order(table_server, game, EVENTS[:1], figures)
-    expect(undo).to_have_text("↶ Annuler : Missa · Nous")
+    expect(undo).to_have_text("↶ Annuler : Missa · \u2068Nous\u2069")
 
 
 def test_a_tap_whose_answer_was_lost_counts_once(phone, table_server, figures):
@@ -236,7 +236,8 @@ def test_a_tap_whose_answer_was_lost_counts_once(phone, table_server, figures):
     # here; the Missa, which may have counted, by an undo sent after it. A
     # scorer's pace: the same button twice within 400 ms is a double tap.
     undo = phone.locator(".undo-button")
-    for label in ("Khamsa (5) · Eux", "Bount (1) · Nous", "Missa · Nous"):
+    # Names isolated (FSI…PDI), as the log words them for the script.
+    for label in ("Khamsa (5) · \u2068Eux\u2069", "Bount (1) · \u2068Nous\u2069", "Missa · \u2068Nous\u2069"):
         expect(undo).to_have_text(f"↶ Annuler : {label}")
         phone.wait_for_timeout(450)
         undo.tap()
@@ -265,9 +266,9 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     sheet = phone.get_by_role("alertdialog", name="Une touche en attente a été refusée")
     expect(sheet).to_be_visible(timeout=SEND_MS)
     figures["refusals"] += 1
-    expect(sheet.locator(".refused-what")).to_have_text("Missa · Nous")
+    expect(sheet.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
     expect(sheet.locator(".refused-why")).to_contain_text("Modifié sur un autre téléphone")
-    expect(sheet.locator(".refused-rest li")).to_have_text(["Bount (1) · Nous", "Khamsa (5) · Eux"])
+    expect(sheet.locator(".refused-rest li")).to_have_text(["Bount (1) · \u2068Nous\u2069", "Khamsa (5) · \u2068Eux\u2069"])
     expect(phone.locator("#link-state")).to_contain_text("Envoi arrêté")
     check_accessible(phone, "a waiting tap refused")
     # Nothing after it is sent, however long the scorer takes; a reload keeps it so.

@@ -114,9 +114,9 @@ def test_undo_says_what_it_undoes_and_takes_it_back(phone):
     start_game(phone)
     tap(phone, "Missa pour Eux")
     expect_scores(phone, 0, 1)
-    undo = phone.get_by_role("button", name="↶ Annuler : Missa · Eux")
+    undo = phone.get_by_role("button", name="↶ Annuler : Missa · \u2068Eux\u2069")
     expect(undo).to_be_visible()
-    tap(phone, "↶ Annuler : Missa · Eux")
+    tap(phone, "↶ Annuler : Missa · \u2068Eux\u2069")
     expect_scores(phone, 0, 0)
     expect(phone.get_by_role("button", name="↶ Rien à annuler")).to_be_disabled()
 
@@ -129,7 +129,7 @@ def test_reloading_mid_game_resumes_exactly(phone):
     before = phone.locator("#board").inner_html()
     phone.reload()
     expect(phone.locator("#board")).to_be_visible()
-    assert phone.locator("#board").inner_html().count("Chaîne : Eux +1") == 1
+    assert phone.locator("#board").inner_html().count("Chaîne : <bdi>Eux</bdi> +1") == 1
     expect_scores(phone, 1, 0)
     expect(phone.get_by_text("Manche 1 · Donne 2/6")).to_be_visible()
     # Everything but the fresh tokens (one-time and CSRF) is the same board.

@@ -67,6 +67,6 @@ def test_an_undo_from_an_out_of_date_phone_is_refused_with_a_message(phone, new_
     other = new_phone(java_script_enabled=False)  # a screen that does not follow
     other.goto(phone.url)
     tap(phone, "Missa pour Eux")
-    other.get_by_role("button", name="↶ Annuler : Missa · Nous").tap()
+    other.get_by_role("button", name="↶ Annuler : Missa · \u2068Nous\u2069").tap()
     expect(other.get_by_role("alert")).to_contain_text("La partie a changé")
     expect_scores(other, 1, 1)

@@ -116,7 +116,7 @@ def test_an_empty_count_cannot_be_confirmed(phone_without_js, server):
     game = new_game(page, server)
     page.goto(f"/games/{game['id']}?sheet=end")
     page.get_by_role("button", name="Valider le compte").tap(force=True)  # it is off
-    expect(page.locator("#notice")).to_have_text("Tapez combien de cartes Nous a ramassées.")
+    expect(page.locator("#notice")).to_have_text("Tapez combien de cartes \u2068Nous\u2069 a ramassées.")
     assert state(page)["version"] == 0
 
 
@@ -184,7 +184,7 @@ def test_a_side_that_announced_says_so_instead_of_drafting_twice(phone):
     phone.get_by_role("link", name="Ronda pour Nous").tap(force=True)  # it is off
     expect(phone.locator("#notice")).to_have_text(
         "Nous avons déjà annoncé : chaque joueur annonce une fois par donne.")
-    expect(phone.locator(".draft-strip span")).to_have_text("Annonces : Nous Ronda")
+    expect(phone.locator(".draft-strip .draft-words")).to_have_text("Annonces : Nous Ronda")
 
 
 # Two taps in the same instant: the second one lands before the first one's
@@ -195,7 +195,7 @@ AT_ONCE = """selectors => selectors.forEach(s => document.querySelector(s).click
 def test_two_announcements_tapped_at_once_are_both_drafted(phone):
     start_game(phone)
     phone.evaluate(AT_ONCE, [".pad.side-0 .kind-ronda", ".pad.side-1 .kind-ronda"])
-    expect(phone.locator(".draft-strip span")).to_have_text("Annonces : Nous Ronda, Eux Ronda")
+    expect(phone.locator(".draft-strip .draft-words")).to_have_text("Annonces : Nous Ronda, Eux Ronda")
 
 
 def test_confirm_tapped_before_the_last_announcement_came_back_confirms_it_too(phone):

@@ -135,7 +135,7 @@ def test_with_two_sides_the_old_form_and_the_new_one_mean_the_same(legacy):
 def test_the_review_says_the_penalty_went_to_each_opponent(legacy):
     client, _ = legacy
     page = client.get(f"/games/{THREE['id']}/review", headers={"Accept-Language": "en"})
-    assert "Hidden Ronda found out · Badr (penalty to each opponent)" in page.get_data(
+    assert "Hidden Ronda found out · <bdi>Badr</bdi> (penalty to each opponent)" in page.get_data(
         as_text=True)
 
 

@@ -22,4 +22,6 @@ def api_state(client, board_url):
 
 
 def text(html):
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    """A page's words, without its tags nor the direction isolates around names."""
+    return " ".join(re.sub(r"</?bdi[^>]*>|[\u2066-\u2069]", "",  # inline: "d'<bdi>Eux</bdi>"
+                           re.sub(r"<(?!/?bdi\b)[^>]+>", " ", html)).split())

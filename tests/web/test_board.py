@@ -144,7 +144,7 @@ def test_ranks_are_asked_when_the_kind_does_not_decide(french):
     assert "Rondas à départager" in text(page)
     assert find_button(page, "next_deal")[1].disabled
     sheet = french.get(board + "?sheet=ranks").get_data(as_text=True)
-    assert "Meilleure Ronda de Nous" in sheet and "Cavalier" in sheet
+    assert "Meilleure Ronda de <bdi>Nous</bdi>" in sheet and "Cavalier" in sheet
     press(french, board + "?sheet=ranks", "reveal", {"rank0": "7", "rank1": "11"})
     state = api_state(french, board)
     assert state["scores"] == [0, 2] and not state["awaiting_reveal"]
@@ -199,7 +199,7 @@ def test_undo_says_what_it_undoes_and_steps_back(french):
     board = start_game(french)
     press(french, board, "missa.1")
     html = french.get(board).get_data(as_text=True)
-    assert "Annuler : Missa · Eux" in html
+    assert "Annuler : Missa · \u2068Eux\u2069" in html
     form = [f for f in forms_of(html) if f.action.endswith("/undo")][0]
     submit(french, form)
     assert api_state(french, board)["scores"] == [0, 0]

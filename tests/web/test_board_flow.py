@@ -62,6 +62,33 @@ def test_the_count_typed_is_the_count_recorded(french):
     assert state["scores"] == [0, 3] and state["hand"] == 2
 
 
+def test_a_count_beyond_the_deck_is_said_in_the_page_and_scores_nothing(french):
+    """45 for 25 (playtest 4, finding 4): the sheet says why, shows no points
+    and keeps Confirm off; posted all the same (no JavaScript, or before the
+    preview came), it records nothing and says the same."""
+    board = start_game(french)
+    last_deal(french, board)
+    for typed, said in (("45", "Nous : 40 cartes au plus, tout le jeu."),
+                        ("-3", "Nous : un compte vaut 0 carte ou plus.")):
+        preview = french.get(board + f"?sheet=end&cards0={typed}").get_data(as_text=True)
+        assert said in words_of(preview) and "+20" not in preview, typed
+        assert f'value="{typed}"' in preview  # the count as typed, not 40
+        form, confirm = find_button(preview, "end_hand")
+        assert confirm.disabled, typed
+        sheet = french.get(press(french, board + "?sheet=end", "end_preview",
+                                 {"cards0": typed}).headers["Location"])
+        assert said in words(sheet) and "Tapez combien" not in words(sheet), typed
+        refused = submit(french, *find_button(
+            french.get(board + "?sheet=end").get_data(as_text=True), "end_hand"),
+            {"cards0": typed})
+        assert said in words(french.get(refused.headers["Location"])), typed
+    assert api_state(french, board)["version"] == 5
+
+
+def words_of(page: str) -> str:
+    return text(html.unescape(page))
+
+
 def test_a_count_confirmed_before_the_last_deal_asks_once_more(french):
     board = start_game(french)
     response = press(french, board + "?sheet=end&cards0=25", "end_hand")
@@ -202,7 +229,26 @@ def test_stopping_at_the_end_of_the_hand_a_side_ahead_is_not_shown_tied(french):
     api(french, board, {"type": "adjust", "side": 1, "points": 9})
     page = words(french.get(board))
     assert "égalité" not in page
-    assert "en tête : gagne à la fin de la manche" in page and "encore 7" in page
+    assert "en tête : gagne au compte" in page and "encore 7" in page
+
+
+def test_a_tie_at_the_target_says_what_decides_under_each_stop_rule(french):
+    """Stopping at once, one more point wins a tie; stopping at the end of the
+    hand it does not: the count decides (playtest 4, finding 7)."""
+    said = {}
+    for stop in ("immediate", "end_of_hand"):
+        game = french.post("/api/games", json={"sides": ["Nous", "Eux"], "rules": {
+            "target": 11, "stop": stop}}).get_json()["id"]
+        board = f"/games/{game}"
+        api(french, board, {"type": "adjust", "side": 0, "points": 10})
+        api(french, board, {"type": "adjust", "side": 1, "points": 10})
+        api(french, board, {"type": "announce", "announcements": [  # shared: 11 – 11
+            {"side": 0, "kind": "ronda", "rank": 5}, {"side": 1, "kind": "ronda", "rank": 5}]})
+        said[stop] = words(french.get(board))
+    assert said["immediate"].count("égalité : un de plus gagne") == 2
+    assert "compte" not in said["immediate"].split("Derniers coups")[0]
+    assert said["end_of_hand"].count("égalité : le compte décide") == 2
+    assert "un de plus" not in said["end_of_hand"]
 
 
 # -- the rematch ------------------------------------------------------------------------------
@@ -280,7 +326,7 @@ def test_arabic_lists_are_joined_with_the_arabic_comma(client):
     client.set_cookie("lang", "ar")
     board = start_game(client)
     page = html.unescape(client.get(board + "?a=0-ronda&a=1-tringa").get_data(as_text=True))
-    assert "Nous روندا، Eux ترينكا" in page.split('draft-strip')[1].split("</span>")[0]
+    assert "<bdi>Nous</bdi> روندا، <bdi>Eux</bdi> ترينكا" in page.split('draft-strip')[1].split("</p>")[0]
 
 
 def test_plurals_and_genders_in_french(french):

@@ -195,7 +195,7 @@ def test_the_dealers_last_trick_is_offered_in_the_last_deal_when_the_rule_is_on(
         press(french, board, "next_deal")
     # The end-of-hand sheet asks it first, on the hand's last deal.
     page = french.get(board + "?sheet=end").get_data(as_text=True)
-    assert "Dernier pli du donneur (donneur : Nous)" in html.unescape(page)
+    assert "Dernier pli du donneur (donneur : <bdi>Nous</bdi>)" in html.unescape(page)
     response = press(french, board + "?sheet=end", "last_trick.one")
     assert response.headers["Location"] == board + "?sheet=end"  # the sheet stays open
     assert french.get("/api" + board).get_json()["scores"] == [0, 5]

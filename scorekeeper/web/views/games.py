@@ -28,6 +28,7 @@ from ..db import get_db
 from ..forms import (
     NewGameRulesForm, PlayForm, UndoForm, fill_rules, one_time_token, rule_field_list, rule_values,
 )
+from ..describe import isolated
 from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
@@ -40,7 +41,7 @@ bp = Blueprint("games", __name__)
 SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 # A count in the query. Not str.isdigit: "²" is a digit that int() refuses,
 # and 5,000 digits are past int()'s limit.
-CARD_COUNT = re.compile(r"\d{1,4}")
+CARD_COUNT = re.compile(r"-?\d{1,4}")
 _INDEX = re.compile(r"\d")
 
 
@@ -59,7 +60,8 @@ def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
     counts = []
     for side in range(setup.side_count - 1):
         value = args.get(f"cards{side}", "")
-        counts.append(min(DECK, int(value)) if CARD_COUNT.fullmatch(value) else None)
+        # As typed, 45 too: the sheet says why it cannot be (not a count of 40).
+        counts.append(int(value) if CARD_COUNT.fullmatch(value) else None)
     return counts
 
 
@@ -169,15 +171,14 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     steppers and the preview (the board's query keeps the typed counts);
     and the count's Confirm when it must ask first. None: record the count."""
     setup = game.setup
-    counts = [c if type(c) is int and 0 <= c <= DECK else None
-              for c in board.card_counts(form, setup)]
+    counts = [c if type(c) is int else None for c in board.card_counts(form, setup)]
     name, *args = move.split(".")
     if name == "end_step" and len(args) == 2 and _INDEX.fullmatch(args[0]) \
             and args[1] in ("-1", "1") and int(args[0]) < len(counts):
         side = int(args[0])
         # An empty count steps from the count that is worth nothing (20 of 40 for two sides).
         worth_nothing = setup.rules.card_threshold_for(setup.side_count)
-        start = worth_nothing if counts[side] is None else counts[side]
+        start = worth_nothing if counts[side] is None else max(0, min(DECK, counts[side]))
         counts[side] = max(0, min(DECK, start + int(args[1])))
         return _show(game_id, _count_query(counts))
     if name in ("end_step", "end_preview"):
@@ -185,8 +186,11 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     typed = board.card_counts(form, setup)
     missing = [side for side, count in enumerate(typed) if count is None]
     if missing:
-        error = InvalidInput(board.MISSING_COUNT, side=setup.sides[missing[0]])
+        error = InvalidInput(board.MISSING_COUNT, side=isolated(setup.sides[missing[0]]))
         return _after_action(game_id, error, _count_query(counts))
+    beyond = board.count_beyond_the_deck(typed, setup)
+    if beyond is not None:
+        return _after_action(game_id, beyond, _count_query(counts))
     if not game.state.last_deal and form.get("early") != "1":
         return _show(game_id, _count_query(counts, ask=True))
     return None
