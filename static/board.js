@@ -136,16 +136,54 @@
     if (!current) { return; }
     var focused = document.activeElement && document.activeElement.id;
     morph(current, fresh);
-    // The same address again would still cost a slow phone a few milliseconds.
-    if (url && new URL(url, location.href).href !== location.href) {
-      history.replaceState(null, "", url);
-    }
+    if (url) { place(url); }
     if (focused && focused.indexOf("cards") === 0) {
       var field = document.getElementById(focused);
       if (field) { field.focus(); }
     }
     ronda.afterSwap.forEach(function (hook) { hook(); });
   }
+
+  // A sheet is a place of its own in the history, as it is without
+  // JavaScript: the phone's Back closes it, and does not leave the board
+  // (playtest 4). Opening one adds an entry; closing it by its own controls
+  // (Close, a tap recorded) goes back over that entry, so the history holds
+  // the board once, however many sheets were opened. Only an entry this very
+  // page added is gone back over: after a reload, the one before it is
+  // another page's, and going back to it would load that page again.
+  var PAGE = String(Math.random()).slice(2);
+  var closing = null;  // where a sheet closed by its controls leaves the board
+  function sheetIn(url) { return new URL(url, location.href).searchParams.has("sheet"); }
+  function here() { return closing || location.href; }
+  function place(url) {
+    var href = new URL(url, location.href).href;
+    var open = sheetIn(location.href);
+    if (closing) {
+      closing = href;  // the board moved on before the history went back
+    } else if (sheetIn(href) && !open) {
+      history.pushState({ sheet: PAGE }, "", href);
+    } else if (open && !sheetIn(href) && history.state && history.state.sheet === PAGE) {
+      closing = href;
+      history.back();
+    } else if (href !== location.href) {  // the same again would still cost a slow phone
+      history.replaceState(history.state, "", href);
+    }
+  }
+  window.addEventListener("popstate", function () {
+    if (closing !== null) {  // the entry a sheet's control went back over
+      var href = closing;
+      closing = null;
+      if (href !== location.href) { history.replaceState(history.state, "", href); }
+      return;
+    }
+    var current = board();
+    if (!current) { return; }
+    // The phone's Back (or Forward): the board of that address. Its sheet
+    // goes at once, also with no server to draw the board.
+    var sheet = current.querySelector(".sheet");
+    if (sheet && !sheetIn(location.href)) { sheet.remove(); }
+    enqueue(location.href, { method: "GET" });
+  });
 
   // A tap that changes the score shows the new score at once, marked as not
   // yet stored, before the server answers: the server computed it with the
@@ -369,7 +407,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(window.location.href, { method: "GET" });
+          enqueue(here(), { method: "GET" });
         }
       })
       .catch(function () {})
@@ -405,7 +443,7 @@
   ronda.board = {
     element: board, swap: swap, run: run, nextPaint: nextPaint,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
-    refresh: function () { return enqueue(window.location.href, { method: "GET" }); }
+    refresh: function () { return enqueue(here(), { method: "GET" }); }
   };
 
   if (board()) {
