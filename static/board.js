@@ -77,6 +77,7 @@
 
   // A control that is off says why when it is tapped, in the notice.
   function sayWhy(control) {
+    if (ronda.link && ronda.link.behind(control)) { return; }  // its reason may be stale
     var hint = document.getElementById(control.getAttribute("aria-describedby") || "");
     if (hint) { notify(hint.textContent, "info"); }
   }
@@ -579,6 +580,7 @@
         !match || match[1] !== current.dataset.game) {
       return false;
     }
+    hush();  // a new tap: the box says the state from now on, not what an earlier one needed
     var entries = load();
     var queued = ours(entries);
     if (match[2] === "undo" && takeBack(entries, queued)) { return true; }
@@ -736,17 +738,40 @@
   // No answer; `needed` (the name of one of the page's texts) says what the
   // tap that got none needed: the server (an announcement, a sheet).
   function unreachable(needed) {
-    if (typeof needed === "string" && text(needed)) {
-      clearTimeout(saidTimer);
-      said = text(needed);
-      saidTimer = setTimeout(function () { said = null; render(); }, SAID_MS);
-    }
+    if (typeof needed === "string") { say(needed); }
     markWaiting();
     var current = board();
     if (current) {
       current.querySelectorAll(".pressed").forEach(function (node) { node.classList.remove("pressed"); });
     }
     if (link !== "lost") { setLink("lost"); } else { render(); }
+  }
+
+  // For a moment, the box says what a tap needed (the name of one of the
+  // page's texts) instead of the state.
+  function say(name) {
+    if (!text(name)) { return; }
+    clearTimeout(saidTimer);
+    said = text(name);
+    saidTimer = setTimeout(function () { said = null; render(); }, SAID_MS);
+    render();
+  }
+  function hush() {
+    clearTimeout(saidTimer);
+    said = null;
+  }
+
+  // A tap on a control that is off while taps of this game wait or are on
+  // their way: the board shows the game before them, so why it is off may
+  // no longer be true (an announcement "already recorded" after a waiting
+  // Next deal). The box says what the tap needs instead: true if it did.
+  // With nothing waiting, the board is the game as stored: its reason holds.
+  function behind(control) {
+    if (!ours(load()).length) { return false; }
+    var needed = "waiting-first";
+    if (link === "lost") { needed = control.closest(".announce") ? "announce-offline" : "view-offline"; }
+    say(needed);
+    return true;
   }
 
   function texts() { return document.getElementById("outbox-texts"); }
@@ -832,7 +857,7 @@
     if (!notice) { return; }
     var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
-    var what = state === "lost" && said ? said : (state ? text(state) : "");
+    var what = said || (state ? text(state) : "");
     var count = waiting ? plural("waiting", waiting) : "";
     [[".link-what", what], [".link-count", count]].forEach(function (line) {
       var span = notice.querySelector(line[0]);
@@ -938,7 +963,8 @@
   }
 
   ronda.outbox = { take: take };
-  ronda.link = { reached: reached, unreachable: unreachable, lost: function () { return link === "lost"; } };
+  ronda.link = { reached: reached, unreachable: unreachable, behind: behind,
+                 lost: function () { return link === "lost"; } };
 
   if (board()) {
     markWaiting();  // taps left by an earlier page (a reload, a closed tab) have waited
