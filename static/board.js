@@ -419,6 +419,10 @@
   function followPlayers() {
     var form = document.querySelector(".new-game");
     if (!form) { return; }
+    // Come back to (the phone's Back from a game started here), the form
+    // opens at its top, where it says that game is in progress, not where
+    // it was left, at Start (playtest 4).
+    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
     var update = function () {
       var checked = form.querySelector("input[name=players]:checked");
       form.classList.toggle("three", !!checked && checked.value === "3");
