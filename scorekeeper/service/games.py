@@ -148,8 +148,11 @@ def same_start(db: sqlite_utils.Database, body: Any, game_id: str | None, now: s
     since = datetime.fromisoformat(now) - datetime.fromisoformat(game.updated_at)
     if not timedelta(0) <= since <= SAME_START_WINDOW:  # a clock set back says nothing
         return None
+    def keys(sides: list[list[str]]) -> list[list[str]]:  # a person by name, as seats find them
+        return [[players.name_key(name) for name in names] for names in sides]
     wanted = [names or [setup.sides[side]] for side, names in enumerate(seated)]
-    return game if players.seat_names(db, game_id, setup.side_count) == wanted else None
+    same = keys(players.seat_names(db, game_id, setup.side_count)) == keys(wanted)
+    return game if same else None
 
 
 def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[Game, bool]:

@@ -97,3 +97,14 @@ def test_a_game_over_does_not_hold_a_new_one_back(client):
     assert "A game is in progress on this phone" not in client.get("/games/new").get_data(
         as_text=True)
     assert start(client).headers["Location"] != f"/games/{game}"
+
+
+def test_four_players_the_same_seats_are_the_same_game_other_seats_another(app, client):
+    seats = {"players": "4", "name0": "", "name1": "", "p0a": "Karim", "p0b": "Salma",
+             "p1a": "Ali", "p1b": "Omar"}
+    first = start(client, **seats).headers["Location"]
+    assert press(client, first, "missa.0").status_code == 303
+    assert start(client, **seats).headers["Location"] == first
+    swapped = dict(seats, p0b="Omar", p1b="Salma")
+    assert start(client, **swapped).headers["Location"] != first
+    assert len(running(app)) == 2
