@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from support import accessibility
 from support.table import expect_scores, mark, start_game, tap, wait_settled
 
 NAMES = ("Nadia", "Samir")
@@ -80,6 +81,8 @@ def _back_then_start(phone, screenshot, name, javascript=True):
     expect(resume).to_contain_text("Reprendre la partie")
     expect(resume).to_contain_text("Nadia 1 · Samir 0")
     screenshot(phone, name)
+    if javascript:  # axe runs in the page
+        accessibility.check(phone, "the new-game form with a game in progress")
     phone.get_by_role("button", name="Commencer la partie").tap()
     expect(phone.locator("#board")).to_be_visible()
     assert _game(phone) == game
