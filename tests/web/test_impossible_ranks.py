@@ -13,9 +13,9 @@ SAID = ("2 Tringas de 5, c'est impossible : le jeu n'a que quatre cartes de chaq
         "Vérifiez les rangs.")
 
 
-def contest(client):
+def contest(client, names=("Nous", "Eux", "")):
     """A board whose two Tringas wait for their ranks, on the ranks sheet."""
-    board = start_game(client)
+    board = start_game(client, names=names)
     press(client, f"{board}?a=0-tringa&a=1-tringa", "announce")
     assert api_state(client, board)["awaiting_reveal"] is True
     return board, client.get(f"{board}?sheet=ranks").get_data(as_text=True)
@@ -43,7 +43,8 @@ def test_ranks_that_can_be_are_recorded(french):
 
 def test_the_sentence_in_arabic_and_english(client):
     for language, said in (("ar", "2 ترينكات من 5 مستحيل"), ("en", "2 Tringas of 5 cannot be")):
-        board, sheet = contest(client)
+        # A game of its own each: the same Start again is the same game (games.same_start).
+        board, sheet = contest(client, names=(f"A {language}", f"B {language}", ""))
         form, button = find_button(client.get(f"{board}?sheet=ranks&lang={language}")
                                    .get_data(as_text=True), "reveal")
         response = submit(client, form, button, extra={"rank0": "5", "rank1": "5"},
