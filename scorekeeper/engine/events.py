@@ -107,6 +107,13 @@ class DealerLastTrick:
     outcome: str
     type = "dealer_last_trick"
 
+    def receivers(self, dealer: int, sides: int) -> tuple[int, ...]:
+        """The sides that get the points: the dealer when the 12 took the
+        trick, else every other side."""
+        if self.outcome == "twelve":
+            return (dealer,)
+        return tuple(s for s in range(sides) if s != dealer)
+
 
 Event = Union[
     Announce, Reveal, Hit, ChainEnd, Missa, NextDeal, EndHand, Adjust,

@@ -97,9 +97,6 @@ class _Table:
     def to_side(self, side: int, points: int) -> list[int]:
         return [points if s == side else 0 for s in range(self.setup.side_count)]
 
-    def to_others(self, side: int, points: int) -> list[int]:
-        return [0 if s == side else points for s in range(self.setup.side_count)]
-
     def check_target(self) -> None:
         """A side that reaches the target alone in the lead wins at once."""
         top = max(self.scores)
@@ -316,11 +313,9 @@ class _Table:
         if self.last_trick_done:
             raise RuleViolation(N_("This hand's last trick is already recorded."))
         self.last_trick_done = True
-        dealer = self.setup.dealer(self.hand)
-        if event.outcome == "twelve":
-            self.gain("dealer_last_trick", self.to_side(dealer, points))
-        else:
-            self.gain("dealer_last_trick", self.to_others(dealer, points))
+        receivers = event.receivers(self.setup.dealer(self.hand), self.setup.side_count)
+        self.gain("dealer_last_trick",
+                  [points if s in receivers else 0 for s in range(self.setup.side_count)])
 
 
 _HANDLERS = {

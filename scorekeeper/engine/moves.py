@@ -10,7 +10,7 @@ from typing import Any, Iterable, Mapping
 
 from .fold import apply, new_game
 from .errors import ScoringError
-from .events import RANKS, Event, parse_event
+from .events import RANKS, Event, Missa, parse_event
 from .limits import DECK
 from .state import Gain, Setup, State
 
@@ -106,6 +106,17 @@ def impossible_reveal(state: State, data: Mapping[str, Any]) -> tuple[int, int] 
         if count * CARDS_SHOWN[pool.kind] > CARDS_OF_A_RANK:
             return rank, count
     return None
+
+
+def last_card_recorded(state: State, steps: Iterable["Step"]) -> bool:
+    """Whether the current hand's last-card missa is already among `steps`
+    (the game's timeline), by any side. A hand has one very last card (BAREME
+    §4), so a second is a repeated tap; but the API takes it (API.md:
+    `last_card` is accepted on any deal, no 409 is listed for it) and stored
+    games may hold two, which must replay as they were: the engine takes it,
+    a scoreboard offers it once a hand."""
+    return any(isinstance(step.event, Missa) and step.event.last_card
+               and step.hand == state.hand for step in steps)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import sqlite_utils
 
@@ -217,10 +217,13 @@ def _check_version(game: Game, expected: int | None) -> None:
 
 
 def record(
-    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str
+    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str,
+    refuse: Callable[[Game], ScoringError | None] | None = None,
 ) -> tuple[Game, bool]:
     """Apply one event; (game, True), or (game unchanged, False) for a key
-    already used on this game. Raises ScoringError subclasses."""
+    already used on this game. Raises ScoringError subclasses. `refuse`: a
+    scoreboard's own refusal of a tap the engine would take (asked of the
+    game as it is, after a used key, which answers as before)."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("An event must be a JSON object."))
     body = dict(body)
@@ -233,6 +236,9 @@ def record(
         event = engine.parse_event(body, game.setup)
         if key_used:
             return game, False
+        refusal = refuse(game) if refuse is not None else None
+        if refusal is not None:
+            raise refusal
         # Apply first: a reveal missing a rank is a 400, which the contract
         # answers before a version conflict's 409.
         state = engine.apply(game.state, event)

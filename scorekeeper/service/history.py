@@ -19,7 +19,7 @@ def list_columns(table: str = "") -> str:
     """The columns a GameLine is read from, of `table` (an alias) if given."""
     t = f"{table}." if table else ""
     return (f"{t}id, {t}created_at, {t}sides, json_extract({t}state, '$.scores'), {t}finished,"
-            f" {t}winner, {t}hands, {t}event_count, {t}last_event_at, {t}deleted_at")
+            f" {t}winner, {t}hands, {t}event_count, {t}last_event_at, {t}deleted_at, {t}players")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,7 @@ class GameLine:
     events: int
     last_event_at: str | None
     deleted_at: str | None
+    players: int = 2  # four: the sides are teams
 
     @property
     def minutes(self) -> int:
@@ -69,9 +70,9 @@ class NoSuchPage(Exception):
 
 def line_from_row(row: tuple[Any, ...]) -> GameLine:
     (game_id, created_at, sides, scores, finished, winner, hands, events, last_event_at,
-     deleted_at) = row
+     deleted_at, players) = row
     return GameLine(game_id, created_at, tuple(json.loads(sides)), tuple(json.loads(scores)),
-                    bool(finished), winner, hands, events, last_event_at, deleted_at)
+                    bool(finished), winner, hands, events, last_event_at, deleted_at, players)
 
 
 def games_page(db: sqlite_utils.Database, number: int = 1, name: str | None = None,

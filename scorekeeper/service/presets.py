@@ -18,6 +18,12 @@ from ..engine.newgame import NAME_LENGTH
 
 DEFAULT_KEY = "default_preset"
 
+# The built-in presets' names as the pages say them, in every language
+# (web/rule_texts.py's PRESET_NAMES through the catalogs; tests/web/test_i18n.py
+# keeps the two the same): written here because the service reads no catalog.
+# A table preset may take none of them, else "classic" would be two presets.
+BUILT_IN_NAMES = ("appli", "app", "التطبيق", "classique", "classic", "الكلاسيكية")
+
 
 def _row_rules(row: Mapping[str, Any]) -> engine.HouseRules:
     values = json.loads(row["rules"])
@@ -72,8 +78,11 @@ def _checked_name(db: sqlite_utils.Database, name: str, preset_id: str | None) -
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput(N_("A preset's name takes 1 to %(length)s characters."),
                            length=NAME_LENGTH)
-    taken = {key.casefold() for key in engine.BUILT_IN_PRESETS}
-    taken |= {p["name"].casefold() for p in table_presets(db) if p["id"] != preset_id}
+    built_in = {clean_name(key).casefold() for key in (*engine.BUILT_IN_PRESETS, *BUILT_IN_NAMES)}
+    if name.casefold() in built_in:
+        raise InvalidInput(N_("“%(name)s” is the name of a built-in preset: choose another name."),
+                           name=name)
+    taken = {p["name"].casefold() for p in table_presets(db) if p["id"] != preset_id}
     if name.casefold() in taken:
         raise InvalidInput(N_("Another preset already has this name."))
     return name

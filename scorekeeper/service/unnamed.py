@@ -7,7 +7,7 @@ games keep these names as they were played (nothing stored is rewritten);
 this is a rule of reading: the players, the ranking, the statistics and the
 recent players offered leave them out, and no rating counts such a side.
 
-The words are the catalogs' translations of web/describe.py's DEFAULT_NAMES
+The words are the catalogs' translations of web/elision.py's DEFAULT_NAMES
 (tests/web/test_i18n.py keeps the two the same); they are written here
 because the service reads no catalog.
 """

@@ -115,6 +115,14 @@ def host_name(host: str | None) -> str:
     return name[:-1] if name.endswith(".") else name
 
 
+def port_of(host: str) -> str:
+    """The port of a Host header, or "": "[::1]:5000" -> "5000", "::1" -> ""."""
+    if host.startswith("["):
+        rest = host[host.find("]") + 1:] if "]" in host else ""
+        return rest[1:] if rest.startswith(":") else ""
+    return host.rsplit(":", 1)[1] if host.count(":") == 1 else ""
+
+
 def is_loopback_name(name: str) -> bool:
     return name in LOOPBACK_NAMES or is_local(name)
 
@@ -187,7 +195,7 @@ def network_base() -> str | None:
     """This site's address as another device on the network reaches it, or
     None when it serves this machine only."""
     _, host, _ = gate().client(request.remote_addr, _header())
-    port = request.host.rsplit(":", 1)[1] if request.host.count(":") == 1 else ""
+    port = port_of(request.host)
     if not is_loopback_name(host):
         return f"{request.scheme}://{request.host}"
     served = gate().network_hosts
@@ -195,6 +203,16 @@ def network_base() -> str | None:
         return None
     name = f"[{served[0]}]" if ":" in served[0] else served[0]
     return f"{request.scheme}://{name}{':' + port if port else ''}"
+
+
+def key_for_this_machine() -> str | None:
+    """The access key, for a page of this machine asking itself only (the
+    requests let in without a key: `Gate.is_this_machine`), to be typed on a
+    phone that cannot scan; None for every other request, a phone let in by
+    its cookie included."""
+    the_gate = gate()
+    return the_gate.key if the_gate.is_this_machine(
+        the_gate.client(request.remote_addr, _header())) else None
 
 
 # -- the check before every request ------------------------------------------------------------

@@ -16,11 +16,11 @@ from typing import Any, Mapping
 
 from .. import engine
 from ..service.games import Game, last_record, standing_events
-from ..engine.errors import N_, InvalidInput
+from ..engine.errors import N_, InvalidInput, RuleViolation
 from . import elision
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from ..engine.moves import (Step, ToWin, impossible_reveal, outcome_of, points_of, timeline,
-                            to_win)
+from ..engine.moves import (Step, ToWin, impossible_reveal, last_card_recorded, outcome_of,
+                            points_of, timeline, to_win)
 
 RECENT_STEPS = 6
 DRAFT_LIMIT = 4
@@ -87,6 +87,17 @@ class HiddenRonda:
 
 
 @dataclass
+class LastTrick:
+    """One button of the dealer's last trick: how the trick went, the sides
+    that then score (the engine's DealerLastTrick.receivers) and how much."""
+
+    outcome: str
+    to: tuple[int, ...]
+    points: int
+    move: Move
+
+
+@dataclass
 class EndPreview:
     """The card count as typed so far (None: not yet), the computed side,
     what each side gets, and whether the hand's last deal is reached."""
@@ -109,7 +120,7 @@ class Board:
     chain_end: Move
     next_deal: Move
     end_hand: Move
-    last_trick: dict[str, Move]
+    last_trick: list[LastTrick]
     hidden_rondas: list[HiddenRonda]
     last_card_missa: Move | None  # on the hand's last deal: the dealer's last card
     recent: list[Step]
@@ -186,14 +197,40 @@ def ranks_in_doubt(state: engine.State, event: dict, rank_name) -> InvalidInput 
     return InvalidInput(IMPOSSIBLE_RANKS[state.pool.kind], count=count, rank=rank_name(rank))
 
 
+# A hand has one very last card: its missa is offered once a hand (the API
+# takes a second one, and stored games may hold two: engine/moves.py).
+LAST_CARD_DONE = N_("The Missa with this hand's last card is already recorded: undo it to "
+                    "change it.")
+
+
+def is_last_card_missa(event: Mapping[str, Any]) -> bool:
+    return event.get("type") == "missa" and event.get("last_card") is True
+
+
+def last_card_again(db, game: Game, event: Mapping[str, Any]) -> RuleViolation | None:
+    """The board's refusal of a last-card missa once the hand has one
+    (engine: last_card_recorded), or None."""
+    if not is_last_card_missa(event) or not last_card_recorded(game.state, steps_of(db, game)):
+        return None
+    return RuleViolation(LAST_CARD_DONE)
+
+
+def steps_of(db, game: Game) -> list[Step]:
+    """The game's timeline: its standing events, with what each gave."""
+    setup = game.state.setup
+    return timeline(setup, [engine.recorded_event(e, setup)
+                            for _, e in standing_events(db, game.id)])
+
+
 def _announce_data(draft: list[engine.Announcement]) -> dict:
     return {"type": "announce",
             "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
 
 
 def _move(state: engine.State, move: str, data: dict, translate,
-          draft: list[engine.Announcement] = ()) -> Move:
-    waits = draft_in_the_way(move, list(draft))
+          draft: list[engine.Announcement] = (), waits: str | None = None) -> Move:
+    """The button of `move`; `waits`: the board's own reason it is off, if any."""
+    waits = waits or draft_in_the_way(move, list(draft))
     if waits is not None:
         return Move(move, translate(waits))
     after, error = outcome_of(state, data)
@@ -227,8 +264,7 @@ def build(
 ) -> Board:
     state = game.state
     setup = state.setup
-    events = [engine.recorded_event(e, setup) for _, e in standing_events(db, game.id)]
-    steps = timeline(setup, events)
+    steps = steps_of(db, game)
     wins = to_win(state) if not state.finished else (None,) * setup.side_count
 
     pads = [
@@ -267,15 +303,18 @@ def build(
         # Whether the hand can end now (the count itself is asked in its sheet).
         end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
             [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
-        last_trick={
-            result: _move(state, f"last_trick.{result}",
-                          {"type": "dealer_last_trick", "outcome": result}, translate)
+        last_trick=[
+            LastTrick(result, engine.DealerLastTrick(result).receivers(dealer, setup.side_count),
+                      setup.rules.dealer_last_trick,
+                      _move(state, f"last_trick.{result}",
+                            {"type": "dealer_last_trick", "outcome": result}, translate))
             for result in LAST_TRICK_OUTCOMES
-        } if setup.rules.dealer_last_trick else {},
+        ] if setup.rules.dealer_last_trick else [],
         hidden_rondas=hidden,
         last_card_missa=_move(
             state, f"missa_last.{dealer}",
             {"type": "missa", "side": dealer, "last_card": True}, translate,
+            waits=LAST_CARD_DONE if last_card_recorded(state, steps) else None,
         ) if state.last_deal and not state.finished else None,
         recent=steps[::-1][:RECENT_STEPS],
         undo_step=steps[-1] if steps else None,
@@ -347,7 +386,8 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     early = not state.last_deal
     missing = [side for side, count in enumerate(given) if count is None]
     if missing:
-        reason = translate(MISSING_COUNT) % {"side": setup.sides[missing[0]]}
+        reason = elision.about(MISSING_COUNT, "side", setup.players == 4,
+                               side=setup.sides[missing[0]])
         return EndPreview(given, None, None, reason, before_last_deal=early)
     event_data = {"type": "end_hand", "cards": given + [None]}
     try:

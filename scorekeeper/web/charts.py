@@ -90,6 +90,9 @@ class Bar:
     text: str  # the value as the bar's end shows it
     y: float
     width: float
+    # The label's lines and each one's baseline: a long label wraps between
+    # its words ("Coup de 10 / (Âachra)"), never cut nor split inside a word.
+    lines: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,21 +104,38 @@ class BarChart:
     bars: list[Bar]
 
 
+def label_lines(label: str, chars: int) -> list[str]:
+    """`label` in lines of at most `chars` characters, broken between words
+    (a word longer than that keeps a line of its own, whole)."""
+    lines: list[str] = []
+    for word in label.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= chars:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def bar_chart(rows: list[tuple[str, float, str]], scale: float | None = None,
               label_chars: int = 14) -> BarChart:
     """Horizontal bars: (label, value, value's text) each; `scale` is the
-    value of a full bar (the largest value when None)."""
-    row_height, bar_height, label_width = 28, 18, 120
+    value of a full bar (the largest value when None). A row is as tall as
+    its label's lines."""
+    row_height, bar_height, label_width, line_height = 28, 18, 120, 15
     room = WIDTH - label_width - 56  # leaves the value's text room after the bar
     top = max((value for _, value, _ in rows), default=0)
     scale = scale or top or 1
-    bars = [
-        Bar(label if len(label) <= label_chars else label[: label_chars - 1] + "…", text,
-            index * row_height + (row_height - bar_height) / 2,
-            round(room * max(0.0, value) / scale, 1))
-        for index, (label, value, text) in enumerate(rows)
-    ]
-    return BarChart(WIDTH, max(row_height, row_height * len(rows)), label_width, bar_height, bars)
+    bars, row_top = [], 0
+    for label, value, text in rows:
+        lines = label_lines(label, label_chars)
+        height = row_height + line_height * (len(lines) - 1)
+        bar_y = row_top + (height - bar_height) / 2
+        first = bar_y + bar_height - 4 - line_height * (len(lines) - 1) / 2
+        bars.append(Bar(label, text, bar_y, round(room * max(0.0, value) / scale, 1),
+                        tuple((line, first + line_height * index)
+                              for index, line in enumerate(lines))))
+        row_top += height
+    return BarChart(WIDTH, max(row_height, row_top), label_width, bar_height, bars)
 
 
 @dataclass(frozen=True, slots=True)

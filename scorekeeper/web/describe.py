@@ -1,16 +1,14 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
 from markupsafe import Markup
-from flask_babel import force_locale, gettext as _
+from flask_babel import gettext as _
 
 from .. import engine
-from .i18n import LANGUAGES, join_list
+from .elision import PRONOUNS, form_of, say
+from .i18n import join_list
 from ..engine.errors import N_
 from ..engine.moves import Step, ToWin, points_of
 
-# The sides' names before any game was played: pronouns, which a sentence
-# about the side must say as pronouns ("We win!", not "Us wins!").
-DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
 WINS = (N_("We win!"), N_("They win!"), N_("You win!"))
 # The Spanish deck's figures (valet, cavalier, roi in French).
 RANK_NAMES = {10: N_("Jack"), 11: N_("Knight"), 12: N_("King")}
@@ -22,6 +20,12 @@ LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 # the same in every language, in Arabic script in Arabic.
 CALLS = {1: N_("Bount"), 5: N_("Khamsa"), 10: N_("Âachra")}
 
+
+# How the dealer's last trick went, as its buttons say it.
+LAST_TRICK_WORDS = {"twelve": N_("Taken with a 12"), "one": N_("Taken with a 1"),
+                    "missed": N_("Missed")}
+LAST_TRICK_TO = N_("%(outcome)s → +%(points)s to %(to)s")
+LAST_TRICK_TO_BOTH = N_("%(outcome)s → +%(points)s each to %(first)s and %(second)s")
 
 # Each kind of gain a side's summary counts (engine.tally.COUNTS), by name.
 GAIN_NAMES = {
@@ -185,23 +189,29 @@ def move_words(move, setup: engine.Setup) -> Markup:
     return Markup(' data-what="%s"') % event_text(event, setup.sides)
 
 
-def default_name(name: str) -> int | None:
-    """Which of the default names `name` is, said in any language; None for a
-    name of its own."""
-    for language in LANGUAGES:
-        with force_locale(language):
-            for index, default in enumerate(DEFAULT_NAMES):
-                if _(default) == name:
-                    return index
-    return None
+def last_trick_outcome(outcome: str) -> str:
+    return _(LAST_TRICK_WORDS[outcome])
+
+
+def last_trick_text(last, sides: list[str]) -> str:
+    """A dealer's-last-trick button (board.LastTrick): how the trick went, who
+    scores and how much ("Manqué → +5 pour Eux"), as the hidden Ronda's say it;
+    with three sides a miss gives each of the two opponents the points."""
+    outcome = last_trick_outcome(last.outcome)
+    names = [FSI + sides[side] + PDI for side in last.to]  # a Latin name stays whole in Arabic
+    if len(names) == 1:
+        return say(LAST_TRICK_TO, outcome=outcome, points=last.points, to=names[0])
+    first, second = names
+    return say(LAST_TRICK_TO_BOTH, outcome=outcome, points=last.points, first=first,
+               second=second)
 
 
 def winner_text(name: str, team: bool = False) -> Markup:
     """The result's heading, a team's verb in the plural ("Omar & Leila
     gagnent !"); the name isolated (<bdi>), so that a Latin name in an Arabic
     sentence stays whole and in its place."""
-    index = default_name(name)
-    if index is not None:
-        return Markup.escape(_(WINS[index]))
+    form = form_of(name, team)  # the one rule of a sentence about a side (web/elision.py)
+    if form in PRONOUNS:
+        return Markup.escape(_(WINS[PRONOUNS.index(form)]))
     sentence = _("%(name)s win!") if team else _("%(name)s wins!")
     return Markup.escape(sentence) % {"name": Markup("<bdi>%s</bdi>") % name}

@@ -1,4 +1,10 @@
-"""French elision before a name: "la Ronda d'Eux", "2 parties d'Ali".
+"""What a name does to the words around it, in one place: French elision
+("la Ronda d'Eux"), Arabic «لـ» before a default name («روندا لنا», not
+«لـنحن»), and a sentence whose subject is a side (`about`): a team's verb
+in the plural ("Karim & Salma ont gagné"), a default name said as the
+pronoun it is ("Nous avons gagné", «فزنا»).
+
+French elision before a name: "la Ronda d'Eux", "2 parties d'Ali".
 
 The French catalog writes "de %(side)s"; whether it reads "de" or "d'" is
 the name's to say, and the name is known only when the sentence is made.
@@ -13,8 +19,12 @@ from typing import Mapping
 
 from flask import Flask
 from flask_babel import get_locale, get_translations, gettext
+from flask_babel import pgettext as contextual_gettext
 from jinja2 import pass_context
 from markupsafe import Markup
+
+from ..engine.errors import N_
+from ..service.unnamed import DEFAULT_SIDE_NAMES
 
 # "de" or "que" right before a value: "de %(name)s", "que %(side)s".
 BEFORE_VALUE = re.compile(r"\b(d|qu)e (?=%\((\w+)\)s)", re.IGNORECASE)
@@ -29,14 +39,122 @@ def _begins_with_vowel(value) -> bool:
     return isinstance(value, str) and bool(VOWEL.match(LEADING.sub("", value)))
 
 
+# Arabic «لـ» ("for", "of") right before a value, and what it makes of a
+# default name: «لنا»، «لهم»، «لكم» (us, them, you), never «لـنحن».
+LI_BEFORE_VALUE = re.compile(r"لـ ?%\((\w+)\)s")
+LI_PRONOUNS = ("لنا", "لهم", "لكم")
+TAGS = re.compile(r"<[^>]*>|[\u2066-\u2069]")
+# The catalogs' contexts of a sentence about a side: a team's form, and a
+# default name's (Us, Them, You), each the pronoun it is.
+TEAM = "team"
+PRONOUNS = ("we", "they", "you")
+
+
+def pgettext(context: str, message: str) -> tuple[str, str]:
+    """A marker, as engine.errors.N_: pybabel extracts each (context, message)
+    the catalogs hold; `about` looks the form up at run time."""
+    return context, message
+
+
+# The sentences whose subject is a side that the templates say (through
+# `about`), and the engine's and board's (N_ there).
+SENTENCES = (N_("%(name)s won"), N_("%(side)s hid a Ronda → +%(points)s to %(to)s"),
+             N_("%(side)s gets the rest of the %(deck)s cards."),
+             N_("Cards taken by %(side)s"), N_("%(name)s sits this round out."))
+# Every sentence whose subject is a side, and the forms the catalogs give it.
+FORMS = frozenset({
+    pgettext("team", "%(name)s won"), pgettext("we", "%(name)s won"),
+    pgettext("they", "%(name)s won"), pgettext("you", "%(name)s won"),
+    pgettext("team", "%(side)s hid a Ronda → +%(points)s to %(to)s"),
+    pgettext("we", "%(side)s hid a Ronda → +%(points)s to %(to)s"),
+    pgettext("they", "%(side)s hid a Ronda → +%(points)s to %(to)s"),
+    pgettext("you", "%(side)s hid a Ronda → +%(points)s to %(to)s"),
+    pgettext("we", "%(side)s has already announced: each player announces once per deal."),
+    pgettext("they", "%(side)s has already announced: each player announces once per deal."),
+    pgettext("you", "%(side)s has already announced: each player announces once per deal."),
+    pgettext("we", "%(side)s has already announced twice: each partner announces once per "
+                   "deal."),
+    pgettext("they", "%(side)s has already announced twice: each partner announces once per "
+                     "deal."),
+    pgettext("you", "%(side)s has already announced twice: each partner announces once per "
+                    "deal."),
+    pgettext("team", "%(side)s gets the rest of the %(deck)s cards."),
+    pgettext("we", "%(side)s gets the rest of the %(deck)s cards."),
+    pgettext("they", "%(side)s gets the rest of the %(deck)s cards."),
+    pgettext("you", "%(side)s gets the rest of the %(deck)s cards."),
+    pgettext("team", "Type how many cards %(side)s took."),
+    pgettext("we", "Type how many cards %(side)s took."),
+    pgettext("they", "Type how many cards %(side)s took."),
+    pgettext("you", "Type how many cards %(side)s took."),
+    pgettext("we", "Cards taken by %(side)s"), pgettext("they", "Cards taken by %(side)s"),
+    pgettext("you", "Cards taken by %(side)s"),
+    pgettext("team", "%(name)s sits this round out."),
+})
+# The engine's refusals whose subject is a side: the value that names it, and
+# whether that side is a team (two partners announce twice).
+SUBJECT_ERRORS = {
+    "%(side)s has already announced: each player announces once per deal.": ("side", False),
+    "%(side)s has already announced twice: each partner announces once per deal.":
+        ("side", True),
+}
+
+
+# The sides' names before any game was played: pronouns, which a sentence
+# about the side must say as pronouns ("We win!", not "Us wins!").
+DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
+
+
+def default_name(name: str) -> int | None:
+    """Which of the default names `name` is (0 Us, 1 Them, 2 You), said in any
+    language (a French game read in English: "Nous" is "We"); None for a name
+    of its own. The words are service/unnamed.py's, in DEFAULT_NAMES' order
+    for each language (tests/web/test_i18n.py keeps them the catalogs')."""
+    return DEFAULT_SIDE_NAMES.index(name) % len(DEFAULT_NAMES) if name in DEFAULT_SIDE_NAMES \
+        else None
+
+
+def _default(value) -> int | None:
+    return default_name(TAGS.sub("", value)) if isinstance(value, str) else None
+
+
+def _arabic_li(match: re.Match, values: Mapping) -> str:
+    index = _default(values.get(match.group(1)))
+    return match.group(0) if index is None else LI_PRONOUNS[index]
+
+
 def elide(template: str, values: Mapping) -> str:
     """`template` (a translation, not yet filled) with "de"/"que" elided
-    before the values that begin with a vowel, when the page is French."""
-    if not values or str(get_locale()) != "fr":
+    before the values that begin with a vowel, when the page is French; with
+    «لـ» and a default name made one word, when it is Arabic."""
+    language = str(get_locale())
+    if not values or language not in ("fr", "ar"):
         return template
+    if language == "ar":
+        return LI_BEFORE_VALUE.sub(lambda match: _arabic_li(match, values), template)
     return BEFORE_VALUE.sub(
         lambda match: match.group(1) + "'" if _begins_with_vowel(values.get(match.group(2)))
         else match.group(0), template)
+
+
+def form_of(name, team: bool = False) -> str | None:
+    """The catalogs' context for a sentence whose subject is `name`: a
+    default name's pronoun, else a team's (four players), else none."""
+    index = _default(name)
+    if index is not None:
+        return PRONOUNS[index]
+    return TEAM if team else None
+
+
+def about(message: str, subject: str, team: bool = False, **values) -> str:
+    """`message` (a msgid) whose subject is the side `values[subject]`, in the
+    form that side asks (form_of), elided. A context the catalogs do not
+    have for it falls back to the plain sentence."""
+    form = form_of(values[subject], team)
+    if (form, message) in FORMS:
+        template = contextual_gettext(form, message)
+    else:
+        template = gettext(message)
+    return elide(template, values) % values
 
 
 def say(message: str, **values) -> str:
@@ -46,7 +164,10 @@ def say(message: str, **values) -> str:
 
 def sentence(error, translate=gettext, event_text=None) -> str:
     """A refusal's sentence (engine.errors.ScoringError) through `translate`,
-    elided before the names it carries."""
+    elided before the names it carries; about a side, in the side's form."""
+    if translate is gettext and error.message in SUBJECT_ERRORS:
+        subject, team = SUBJECT_ERRORS[error.message]
+        return about(error.message, subject, team, **error.params)
     return error.sentence(lambda message: elide(translate(message), error.params or {}),
                           event_text)
 
@@ -68,4 +189,4 @@ def _template_ngettext(context, singular: str, plural: str, count: int, /, **val
 def init_app(app: Flask) -> None:
     """After Flask-Babel's: the templates' gettext and ngettext elide."""
     app.jinja_env.globals.update(gettext=_template_gettext, _=_template_gettext,
-                                 ngettext=_template_ngettext)
+                                 ngettext=_template_ngettext, about=about)

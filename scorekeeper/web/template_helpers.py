@@ -78,6 +78,7 @@ FILTERS = {
         describe.points_text, describe.side_points, describe.score_text,
         describe.announcement_text, describe.predicted, describe.notes_text,
         describe.to_win_text, describe.winner_text, describe.move_words,
+        describe.last_trick_outcome, describe.last_trick_text,
     )},
 }
 

@@ -62,13 +62,13 @@ def glyph_order(page, selector: str) -> list[str]:
 def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     page = arabic_phone()
     start_arabic_game(page)
-    mark(page, "روندا لـنحن", then="الإعلانات: نحن روندا")
+    mark(page, "روندا لنا", then="الإعلانات: نحن روندا")
     tap(page, "تأكيد")
     expect_scores(page, 1, 0)
-    tap(page, "1 بونت لـهم")
-    tap(page, "5 خمسة لـنحن")
-    expect(page.get_by_text("السلسلة: 5 لـنحن، لم تُحتسب بعد")).to_be_visible()
-    tap(page, "ميسا لـنحن")  # the missa made by the chain's last hit: 5 + 1
+    tap(page, "1 بونت لهم")
+    tap(page, "5 خمسة لنا")
+    expect(page.get_by_text("السلسلة: 5 لنا، لم تُحتسب بعد")).to_be_visible()
+    tap(page, "ميسا لنا")  # the missa made by the chain's last hit: 5 + 1
     expect_scores(page, 7, 0)
     expect(page.get_by_role("button", name="تراجع: ميسا · نحن")).to_be_visible()
     screenshot(page, "arabic-board")
@@ -76,8 +76,8 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     # Mirrored: the first side stands on the right, its buttons run right to left.
     first, second = page.locator("#score-0").bounding_box(), page.locator("#score-1").bounding_box()
     assert first["x"] > second["x"]
-    one = page.get_by_role("button", name="1 بونت لـنحن").bounding_box()
-    ten = page.get_by_role("button", name="10 عشرة لـنحن").bounding_box()
+    one = page.get_by_role("button", name="1 بونت لنا").bounding_box()
+    ten = page.get_by_role("button", name="10 عشرة لنا").bounding_box()
     assert one["x"] > ten["x"]
     # Numbers stay readable: "+6" is drawn "+6", not "6+", among Arabic words.
     assert glyph_order(page, ".recent li:first-child .gave bdi[dir=ltr]") == ["+", "6"]
@@ -95,8 +95,8 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
 def test_the_common_case_fits_a_360_by_640_screen_in_arabic(arabic_phone):
     page = arabic_phone(viewport={"width": 360, "height": 640})
     start_arabic_game(page)
-    tap(page, "1 بونت لـنحن")  # a chain strip is open: the common case mid-deal
-    for name in ("ميسا لـنحن", "ميسا لـهم", "التوزيعة التالية", "10 عشرة لـهم"):
+    tap(page, "1 بونت لنا")  # a chain strip is open: the common case mid-deal
+    for name in ("ميسا لنا", "ميسا لهم", "التوزيعة التالية", "10 عشرة لهم"):
         box = page.get_by_role("button", name=name, exact=True).bounding_box()
         assert box["y"] + box["height"] <= 640, name
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing pushed sideways
@@ -127,11 +127,11 @@ def test_axe_finds_nothing_serious_right_to_left(arabic_phone, scheme):
     page.goto("/games/new")
     assert serious_violations(page) == [], "new game"
     start_arabic_game(page)
-    mark(page, "روندا لـنحن", then="الإعلانات: نحن روندا")
-    mark(page, "روندا لـهم", then="الإعلانات: نحن روندا، هم روندا")
+    mark(page, "روندا لنا", then="الإعلانات: نحن روندا")
+    mark(page, "روندا لهم", then="الإعلانات: نحن روندا، هم روندا")
     assert serious_violations(page) == [], "announcement draft"
     tap(page, "تأكيد")
-    tap(page, "1 بونت لـنحن")
+    tap(page, "1 بونت لنا")
     assert serious_violations(page) == [], "chain and reveal strips"
     board = page.url.split("?")[0]
     for sheet in ("ranks", "end", "more"):

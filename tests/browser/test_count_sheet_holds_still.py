@@ -137,3 +137,17 @@ def test_the_counts_confirm_is_on_a_small_screen_on_the_last_deal(new_phone, ser
     page.locator("#cards1").fill("14")
     for control in ("button[value=end_hand]", "#cards0", "#cards1", "button[value^=missa_last]"):
         expect(page.locator(control)).to_be_in_viewport(ratio=1)
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_double_tap_on_confirm_selects_no_word_of_the_question(new_phone, server, javascript):
+    """Playtest 3: the second tap of a double tap on the Confirm lands on the
+    question that took its place, and selected its word "maintenant"."""
+    page = new_phone(java_script_enabled=javascript)
+    game_id = a_game(page, server, "fr", 2, last_deal=False)
+    page.goto(f"/games/{game_id}?sheet=end&cards0=22")
+    x, y = centre(page, "button[value=end_hand]")
+    page.touchscreen.tap(x, y)
+    expect(page.locator(".ask")).to_be_visible()
+    page.mouse.dblclick(x, y)  # what a second, quick tap does to the text under it
+    assert page.evaluate("getSelection().toString()") == ""

@@ -183,7 +183,7 @@ def test_a_side_that_announced_says_so_instead_of_drafting_twice(phone):
     phone.wait_for_timeout(600)  # a second tap, not a double tap
     phone.get_by_role("link", name="Ronda pour Nous").tap(force=True)  # it is off
     expect(phone.locator("#notice")).to_have_text(
-        "Nous a déjà annoncé : chaque joueur annonce une fois par donne.")
+        "Nous avons déjà annoncé : chaque joueur annonce une fois par donne.")
     expect(phone.locator(".draft-strip span")).to_have_text("Annonces : Nous Ronda")
 
 

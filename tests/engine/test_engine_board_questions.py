@@ -10,7 +10,9 @@ from support.engine import (
     A, B, C, adjust, announce, end_hand, game, hit, missa, next_deals, play, ronda, tringa,
 )
 from scorekeeper.engine import parse_event, rematch
-from scorekeeper.engine.moves import impossible_reveal, outcome_of, timeline, to_win
+from scorekeeper.engine.moves import (
+    impossible_reveal, last_card_recorded, outcome_of, timeline, to_win,
+)
 
 
 def needs(state):
@@ -160,3 +162,29 @@ def test_the_api_still_takes_what_the_board_asks_again():
     state = play(game(), announce(tringa(A), tringa(B)))
     after, error = outcome_of(state, reveal_data(5, 5))
     assert error is None and after.scores == (5, 5)
+
+
+# -- the hand's very last card (playtest 3: its Missa was recorded again and again) ----------
+
+def last_card_done(*events):
+    state = play(game(), *events)
+    return last_card_recorded(state, timeline(state.setup, [
+        parse_event(e, state.setup) for e in events]))
+
+
+def test_the_hands_last_card_missa_is_recorded_once_a_hand():
+    assert not last_card_done(*next_deals(5))
+    assert last_card_done(*next_deals(5), missa(B, last_card=True))
+    assert last_card_done(*next_deals(5), missa(A, last_card=True), hit(B, 1))  # any side's
+    assert not last_card_done(*next_deals(5), missa(A))  # an ordinary missa is no last card
+    # The next hand has its own last card.
+    assert not last_card_done(*next_deals(5), missa(B, last_card=True), end_hand(20, None))
+
+
+def test_the_engine_still_takes_a_second_last_card_missa_as_stored_games_hold():
+    """API.md: `last_card` is accepted on any deal, with no 409 for a second;
+    a stored game with two replays to the scores it had (the second closes
+    the chain it ends, scoring its hit)."""
+    state = play(game(), *next_deals(5), missa(B, last_card=True), hit(A, 1),
+                 missa(B, last_card=True))
+    assert state.scores == (1, 0)

@@ -14,8 +14,15 @@ from support.nights import night_games, start_night
 from support.page_forms import forms_of, press, submit
 from scorekeeper import create_app
 from scorekeeper.service import nights
+from scorekeeper.web import access
+from scorekeeper.web.access import COOKIE, cookie_value
 
 AWAY = {"REMOTE_ADDR": "192.168.1.20"}  # a device on the club's network, without the key
+
+
+def let_in(client, app, host):
+    client.set_cookie(COOKIE, cookie_value(app.config["ACCESS_KEY"], app.config["SECRET_KEY"]),
+                      domain=host)
 
 
 def text(html):
@@ -147,6 +154,27 @@ def test_the_big_screen_needs_the_owners_screen_link_and_can_read_only(client, a
     assert response.status_code == 403
     press(client, f"/nights/{night}", "")  # off again
     assert client.get(allowed[0], environ_base=AWAY).status_code == 403
+
+
+def test_the_host_shows_the_screen_link_at_the_address_the_network_reaches(client, app):
+    """Playtest 3: on the host (127.0.0.1) the link read http://127.0.0.1:PORT/...,
+    which the club's TV cannot open. The loopback one only when nothing else is served."""
+    night = start_night(client)
+    press(client, f"/nights/{night}", "")  # the owner turns the link on
+    key = nights.get(_store(app), night).screen_key
+    path = f"/nights/{night}/screen?screen={key}"
+    shown = client.get(f"/nights/{night}", headers={"Host": "127.0.0.1:5188"})
+    assert f'href="http://127.0.0.1:5188{path}"' in shown.get_data(as_text=True)
+    access.allow_host(app, "192.168.1.50")  # what `make run` serves on
+    page = client.get(f"/nights/{night}", headers={"Host": "127.0.0.1:5188"}).get_data(
+        as_text=True)
+    assert f'href="http://192.168.1.50:5188{path}"' in page and "127.0.0.1" not in page
+    # A phone of the table sees the address it came by.
+    access.allow_host(app, "table.lan")
+    let_in(client, app, "table.lan")
+    phone = client.get(f"/nights/{night}", headers={"Host": "table.lan:5188"},
+                       environ_base=AWAY).get_data(as_text=True)
+    assert f'href="http://table.lan:5188{path}"' in phone
 
 
 def test_the_screen_data_follows_every_tap(client, app, api):

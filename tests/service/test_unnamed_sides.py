@@ -101,3 +101,22 @@ def test_ratings_kept_before_the_rule_are_rebuilt_without_the_default_sides(app,
         rated = conn.execute("SELECT p.name, r.games FROM person_ratings r"
                              " JOIN players p ON p.id = r.person").fetchall()
     assert rated == [("Karim", 3)]
+
+
+def test_a_default_name_has_no_page_of_its_own(client, api, store):
+    """Playtest 3 #10: /players/<id> of "Nous" is the 404 page, as an unknown player's."""
+    api.new_game(sides=["Nous", "Karim"])
+    api.new_game(sides=["Us", "هم"])
+    karim = players.by_name(store, "Karim")
+    assert client.get(f"/players/{karim.id}").status_code == 200
+    unknown = client.get("/players/999999?lang=fr")
+    assert unknown.status_code == 404
+    unknown_words = text(unknown.get_data(as_text=True).split("<main", 1)[1])
+    for name in ("Nous", "Us", "هم"):
+        nobody = players.by_name(store, name)
+        for path in (f"/players/{nobody.id}", f"/players/{nobody.id}/edit",
+                     f"/players/{nobody.id}/pair?with={karim.id}",
+                     f"/players/{karim.id}/merge?into={nobody.id}"):
+            answer = client.get(path + ("&" if "?" in path else "?") + "lang=fr")
+            assert answer.status_code == 404, (name, path)
+            assert text(answer.get_data(as_text=True).split("<main", 1)[1]) == unknown_words

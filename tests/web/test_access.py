@@ -245,6 +245,59 @@ def test_a_host_that_serves_itself_only_says_no_phone_can_reach_it(client):
     assert "/pair/" not in page and 'role="alert"' in page
 
 
+def shown_key(page: str) -> str:
+    """The key as the host's /pair page shows it: groups of four, no space."""
+    found = re.search(r'class="typed-line access-key"[^>]*>(.*?)</p>', page)
+    return re.sub(r"<[^>]+>", "", found.group(1)) if found else ""
+
+
+def test_the_hosts_own_screen_shows_the_key_to_type_with_the_address(app, client, key):
+    """Playtest 3: the page told a phone that cannot scan to type the key
+    "shown where the scorekeeper runs", and only the terminal showed it."""
+    access.allow_host(app, "192.168.1.50")
+    for host in ("127.0.0.1:5000", "localhost:5000", "[::1]:5000"):
+        page = client.get("/pair", headers={"Host": host}).get_data(as_text=True)
+        assert shown_key(page) == key, host
+        assert '<p class="typed-line" dir="ltr">http://192.168.1.50:5000/</p>' in page
+
+
+def test_a_request_from_the_network_never_sees_the_key(tmp_path):
+    """Only the requests the guard lets in without a key (this machine asking
+    itself) see it: never a phone, even one let in by its cookie, nor a
+    network name asked from loopback, nor a request through a proxy."""
+    from scorekeeper import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"),
+                      "ALLOWED_HOSTS": "table.lan"})
+    key = app.config["ACCESS_KEY"]
+    access.allow_host(app, "192.168.1.50")
+    client = app.test_client()
+    for host in ("192.168.1.50", "table.lan", "localhost", "127.0.0.1"):
+        let_in(client, app, host)
+    askers = [
+        ({"Host": "192.168.1.50:5000"}, PHONE),  # a phone of the table
+        ({"Host": "table.lan:5000"}, PHONE),
+        ({"Host": "table.lan:5000"}, {}),  # a network name, even from loopback
+        ({"Host": "localhost:5000"}, PHONE),  # a loopback name from the network
+        ({"Host": "127.0.0.1:5000", "X-Forwarded-For": "192.168.1.23"}, {}),  # a proxy
+        ({"Host": "127.0.0.1:5000", "Via": "1.1 proxy"}, {}),
+    ]
+    for headers, environ in askers:
+        for path in ("/pair", "/", "/games/new", "/nights", "/settings"):
+            response = client.get(path, headers=headers, environ_base=environ)
+            assert key not in response.get_data(as_text=True), (headers, environ, path)
+        pair = client.get("/pair", headers=headers, environ_base=environ)
+        assert pair.status_code == 200  # let in by its cookie: the page, without the key
+        assert "typed-key" not in pair.get_data(as_text=True), (headers, environ)
+    # The host, asking itself: the key.
+    assert shown_key(client.get("/pair").get_data(as_text=True)) == key
+
+
+def test_a_host_serving_itself_only_shows_no_key(client, key):
+    page = client.get("/pair").get_data(as_text=True)
+    assert key not in page and "typed-key" not in page
+
+
 # -- no way out to another site ----------------------------------------------------------------
 
 def test_the_key_never_sends_a_device_to_another_site(app, client, key):

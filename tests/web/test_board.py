@@ -2,6 +2,7 @@
 uses it: every action a form POST answered by a redirect (CSRF on)."""
 
 import html
+import re
 
 from support.page_forms import find_button, forms_of, press, submit
 from support.pages import api_state, start_game, text
@@ -285,6 +286,44 @@ def test_house_rule_buttons_show_only_when_the_rule_is_on(french):
     assert api_state(french, classique)["scores"] == [0, 5]
     press(french, classique + "?sheet=more", "last_trick.twelve")
     assert api_state(french, classique)["scores"] == [5, 5]  # Nous deals the first hand
+
+
+ISOLATES = dict.fromkeys(range(0x2066, 0x206A))
+
+
+def last_trick_buttons(client, board, language="fr"):
+    page = client.get(f"{board}?sheet=more&lang={language}").get_data(as_text=True)
+    return {value: " ".join(html.unescape(re.sub(r"<[^>]+>", "", label)).translate(
+                ISOLATES).split())
+            for value, label in re.findall(
+                r'<button[^>]*value="(last_trick\.\w+)"[^>]*>(.*?)</button>', page, re.S)}
+
+
+def test_the_dealers_last_trick_buttons_say_who_scores_and_how_much(client, french):
+    """Playtest 3: "Pris avec un 12", "Manqué" did not say who scores. As the
+    hidden Ronda's: the side (or both opponents, with three) and the points,
+    from the game's rules; still said once recorded, when the buttons are off."""
+    classique = start_game(french, preset="classique")  # Nous deals, the trick is worth 5
+    assert last_trick_buttons(french, classique) == {
+        "last_trick.twelve": "Pris avec un 12 → +5 pour Nous",
+        "last_trick.one": "Pris avec un 1 → +5 pour Eux",
+        "last_trick.missed": "Manqué → +5 pour Eux"}
+    press(french, classique + "?sheet=more", "last_trick.one")
+    assert api_state(french, classique)["scores"] == [0, 5]
+    assert last_trick_buttons(french, classique)["last_trick.twelve"] == \
+        "Pris avec un 12 → +5 pour Nous"
+    three = start_game(french, players="3", names=("Ali", "Badr", "Chama"), preset="classique",
+                       dealer="1")
+    assert last_trick_buttons(french, three) == {
+        "last_trick.twelve": "Pris avec un 12 → +5 pour Badr",
+        "last_trick.one": "Pris avec un 1 → +5 chacun pour Ali et Chama",
+        "last_trick.missed": "Manqué → +5 chacun pour Ali et Chama"}
+    assert last_trick_buttons(french, three, "en")["last_trick.missed"] == \
+        "Missed → +5 each to Ali and Chama"
+    assert last_trick_buttons(french, three, "ar")["last_trick.twelve"] == \
+        "أُخذت بورقة 12 ← \u200e+5 لـ Badr"
+    press(french, three + "?sheet=more", "last_trick.missed")
+    assert api_state(french, three)["scores"] == [5, 0, 5]
 
 
 def test_every_board_page_and_sheet_renders(french):

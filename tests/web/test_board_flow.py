@@ -21,6 +21,13 @@ def last_deal(client, board, deals=5):
         api(client, board, {"type": "next_deal"})
 
 
+def notice(response):
+    """The board's notice, as shown ("" when none)."""
+    found = re.search(r'<p id="notice" class="notice( shown)?"[^>]*>([^<]*)</p>',
+                      response.get_data(as_text=True))
+    return html.unescape(found.group(2)) if found.group(1) else ""
+
+
 def words(response):
     return text(html.unescape(response.get_data(as_text=True)))
 
@@ -98,7 +105,7 @@ def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
     assert link and "why=0-ronda" in link[1] and 'aria-disabled="true"' in link[0]
     # Without JavaScript the tap shows why, in the board's notice, and keeps the draft.
     shown = words(french.get(html.unescape(link[1])))
-    assert "Nous a déjà annoncé : chaque joueur annonce une fois par donne." in shown
+    assert "Nous avons déjà annoncé : chaque joueur annonce une fois par donne." in shown
     assert "Annonces : Nous Ronda" in shown
     # Partners: a second tap for one team is the partner's announcement; a third is refused.
     team = start_game(french, players="4")
@@ -111,7 +118,7 @@ def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
 def test_the_hidden_ronda_buttons_say_who_gets_the_points(french):
     two = start_game(french, preset="classique")
     sheet = words(french.get(two + "?sheet=more"))
-    assert "Nous a caché une Ronda → +5 pour Eux" in sheet
+    assert "Nous avons caché une Ronda → +5 pour Eux" in sheet
     three = start_game(french, players="3", names=("Ali", "Badr", "Chama"), preset="classique")
     page = french.get(three + "?sheet=more").get_data(as_text=True)
     for side, to in [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]:
@@ -136,6 +143,45 @@ def test_the_last_deal_offers_a_missa_with_the_hands_very_last_card(french):
     assert response.headers["Location"] == board + "?sheet=end"  # then the count
     assert api_state(french, board)["scores"] == [1, 0]  # the chain scores, the missa not
     assert "dernière carte : 0" in words(french.get(board))
+
+
+def test_the_last_cards_missa_is_taken_once_a_hand_then_off_with_its_reason(french):
+    """Playtest 3: three taps 1.2 s apart made three events. The button stays
+    (nothing moves), off, says why; posted all the same, nothing is recorded."""
+    board = start_game(french, dealer="1")
+    last_deal(french, board)
+    tapped = find_button(french.get(board + "?sheet=end").get_data(as_text=True), "missa_last.1")
+    submit(french, *tapped)
+    version = api_state(french, board)["version"]
+    # The same tap sent again (its answer lost): answered as the first, not refused.
+    again = submit(french, *tapped)
+    assert notice(french.get(again.headers["Location"])) == ""
+    assert api_state(french, board)["version"] == version
+    sheet = french.get(board + "?sheet=end").get_data(as_text=True)
+    form, button = find_button(sheet, "missa_last.1")
+    assert button.disabled and button.label == "Missa avec la dernière carte · Eux"
+    said = ("La Missa avec la dernière carte de cette manche est déjà enregistrée : annulez-la "
+            "pour la changer.")
+    hint = re.search(r'id="%s"[^>]*>([^<]*)<' % button.attrs["aria-describedby"], sheet)
+    assert html.unescape(hint.group(1)) == said
+    response = submit(french, form, button)  # a page without JavaScript posts it all the same
+    assert response.status_code == 303 and response.headers["Location"] == board + "?sheet=end"
+    assert notice(french.get(response.headers["Location"])) == said
+    assert api_state(french, board)["version"] == version
+    # The next hand's last deal offers it again.
+    api(french, board, {"type": "end_hand", "cards": [20, None]})
+    last_deal(french, board)
+    assert not find_button(french.get(board + "?sheet=end").get_data(as_text=True),
+                           "missa_last.0")[1].disabled
+
+
+def test_the_api_still_takes_a_second_last_card_missa(french):
+    """API.md: `last_card` is accepted on any deal; stored games may hold two."""
+    board = start_game(french, dealer="1")
+    last_deal(french, board)
+    for _ in range(2):
+        api(french, board, {"type": "missa", "side": 1, "last_card": True})
+    assert api_state(french, board)["version"] == 7
 
 
 def test_a_zero_point_missa_says_why(french):

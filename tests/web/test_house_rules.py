@@ -87,7 +87,12 @@ def test_a_preset_is_created_edited_renamed_and_deleted(french):
     ("rule_four_card_first_deal", "2", "N'est pas un choix valide."),
     ("name", "", "Ce champ est requis."),
     ("name", "x" * 41, "40"),
-    ("name", "Classique", "Un autre jeu de règles porte déjà ce nom."),
+    ("name", "Classique", "« Classique » est le nom d'un jeu de règles intégré"),
+    ("name", " classic ", "« classic » est le nom d'un jeu de règles intégré"),
+    ("name", "APP", "« APP » est le nom d'un jeu de règles intégré : choisissez un autre nom."),
+    ("name", "Appli", "« Appli » est le nom d'un jeu de règles intégré"),
+    ("name", "الكلاسيكية", "« الكلاسيكية » est le nom d'un jeu de règles intégré"),
+    ("name", "التطبيق\u200b", "« التطبيق » est le nom d'un jeu de règles intégré"),
 ])
 def test_each_bad_value_is_refused_with_its_message_beside_the_field(french, field, value, message):
     form = preset_form(french)
@@ -100,6 +105,8 @@ def test_each_bad_value_is_refused_with_its_message_beside_the_field(french, fie
     assert error, f"no error beside {field}"
     assert message in error.group(1)
     assert "Ma table" not in page_text(french.get("/settings")) or field == "name"
+    assert not re.search(r'href="/settings/presets/[0-9a-f]{12}"',
+                         french.get("/settings").get_data(as_text=True))  # nothing saved
 
 
 def test_the_preset_new_games_start_with_is_chosen_in_the_settings(french):

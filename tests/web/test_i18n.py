@@ -426,12 +426,34 @@ def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_
 
 def test_the_service_knows_the_default_side_names_of_every_catalog(catalogs):
     """service/unnamed.py writes the words out (it reads no catalog): they
-    must be what each catalog says for web/describe.py's DEFAULT_NAMES."""
+    must be what each catalog says for web/elision.py's DEFAULT_NAMES."""
     from scorekeeper.service.unnamed import DEFAULT_SIDE_NAMES
-    from scorekeeper.web.describe import DEFAULT_NAMES
+    from scorekeeper.web.elision import DEFAULT_NAMES
 
     said = {catalogs[language][name].string for language in LANGUAGES for name in DEFAULT_NAMES}
     assert said == set(DEFAULT_SIDE_NAMES)
+    # In DEFAULT_NAMES' order, language by language: web/elision.py reads the
+    # pronoun a default name is (Us, Them, You) from its place.
+    for start in range(0, len(DEFAULT_SIDE_NAMES), len(DEFAULT_NAMES)):
+        words = DEFAULT_SIDE_NAMES[start:start + len(DEFAULT_NAMES)]
+        assert any([catalogs[language][name].string for name in DEFAULT_NAMES] == list(words)
+                   for language in LANGUAGES), words
+
+
+def test_the_service_knows_the_built_in_preset_names_of_every_catalog(app):
+    """service/presets.py refuses the built-in presets' names in every
+    language: they must be what the pages call them (web/rule_texts.py)."""
+    from flask_babel import force_locale
+
+    from scorekeeper.service.presets import BUILT_IN_NAMES
+    from scorekeeper.web.rule_texts import PRESET_NAMES, preset_name
+
+    said = set(PRESET_NAMES)
+    with app.test_request_context():
+        for language in LANGUAGES:
+            with force_locale(language):
+                said |= {preset_name(key) for key in PRESET_NAMES}
+    assert said == set(BUILT_IN_NAMES)
 
 
 def test_default_side_names_are_in_the_scorers_language(client):

@@ -50,3 +50,23 @@ def test_the_sentence_in_arabic_and_english(client):
         response = submit(client, form, button, extra={"rank0": "5", "rank1": "5"},
                           headers={"X-Board": "1"})
         assert said in unescape(response.get_data(as_text=True)), language
+
+
+def test_ranks_not_chosen_are_asked_by_the_app_not_the_browser(client):
+    """Playtest 3: Confirm with no rank chosen brought up the browser's own
+    bubble ("Please select one of these options.", in the browser's
+    language). The grid asks nothing of the browser; the app says which side's
+    rank it needs, in the page's language, and records nothing."""
+    for language, said in (("fr", "Donnez le rang de la meilleure annonce de Nous."),
+                           ("ar", "أعطِ رتبة أفضل إعلان لنا."),
+                           ("en", "Give the rank of Nous's best announcement.")):
+        board, _ = contest(client)
+        sheet = client.get(f"{board}?sheet=ranks&lang={language}").get_data(as_text=True)
+        assert "required" not in sheet.split('class="rank-grid"', 1)[1].split("</form>")[0]
+        form, button = find_button(sheet, "reveal")
+        response = submit(client, form, button, extra={"rank1": "7"})
+        assert response.status_code == 303 and "sheet=ranks" in response.headers["Location"]
+        shown = unescape(words(client.get(response.headers["Location"]).get_data(as_text=True)))
+        assert said in shown, (language, shown[:600])
+        state = api_state(client, board)
+        assert state["awaiting_reveal"] is True and state["version"] == 1

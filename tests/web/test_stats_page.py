@@ -105,3 +105,25 @@ def test_bad_statistics_addresses_get_a_clear_4xx_page(french, season, query, st
     response = french.get("/stats?" + query)
     assert response.status_code == status
     assert '<p role="alert">' in response.get_data(as_text=True)
+
+
+def test_the_charts_labels_read_whole_between_words(french, api, season):
+    """Playtest 3: the person page's bars read "Coup de 10 (Â…", "Bonus des
+    car…" (a label cut at 14 characters). A long label wraps between its
+    words, each line below the last, the rows as tall as their lines."""
+    played(api, ("Youssef & Nadia-Salma", "Ali"), *({"type": "hit", "side": side, "value": value}
+                                                    for side, value in ((0, 1), (1, 5), (0, 10))),
+           {"type": "adjust", "side": 0, "points": 40})
+    for path in ("/stats?name=Ali", "/stats"):
+        html = french.get(path).get_data(as_text=True)
+        assert "…" not in "".join(re.findall(r'class="bar-label"[^>]*>([^<]*)<', html))
+    gains = re.findall(r'<svg class="chart bars".*?</svg>', french.get(
+        "/stats?name=Youssef %26 Nadia-Salma").get_data(as_text=True), re.S)[-1]
+    labels = re.findall(r'<text class="bar-label" x="4" y="([\d.]+)">([^<]*)</text>', gains)
+    assert [text for _, text in labels][:2] == ["Coup de 10", "(Âachra)"]
+    assert "Correction ou" in [text for _, text in labels]
+    baselines = [float(y) for y, _ in labels]
+    assert baselines == sorted(baselines) and len(set(baselines)) == len(baselines)
+    wins = french.get("/stats").get_data(as_text=True)
+    assert re.search(r'class="bar-label"[^>]*>Youssef &amp; Nadia-Salma<', wins) or \
+        re.search(r'class="bar-label"[^>]*>Youssef &amp;<', wins)

@@ -33,7 +33,8 @@ from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from .shared import load_game_or_404, no_such_page, review_context
-from ..describe import DEFAULT_NAMES, default_name, rank_name
+from ..describe import rank_name
+from ..elision import DEFAULT_NAMES, default_name
 
 bp = Blueprint("games", __name__)
 
@@ -215,7 +216,8 @@ def play(game_id: str):
         event["expected_version"] = form.expected_version.data
     key = f"form:{form.token.data}:{move}"
     try:
-        games.record(get_db(), game_id, event, key, utc_now())
+        games.record(get_db(), game_id, event, key, utc_now(),
+                     refuse=lambda now: board.last_card_again(get_db(), now, event))
     except ScoringError as error:
         error = _in_form_words(_stale_refusal(game_id, event, error))
         return _after_action(game_id, error, form.back.data or "")

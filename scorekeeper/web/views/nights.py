@@ -18,6 +18,7 @@ from ..db import get_db
 from ..forms import NightForm, RoundForm, ScreenForm, one_time_token
 from ...engine.errors import N_, ScoringError
 from .. import screen_access
+from ..access import network_base
 
 bp = Blueprint("nights", __name__)
 
@@ -84,8 +85,15 @@ def show(night_id: str):
 
 
 def _screen_url(night: nights.Night, external: bool = False) -> str:
+    """The big screen's address; `external`: whole, as the club's TV reaches
+    it: the network address served (on the host, not its own loopback one,
+    which opens nothing on another device), else this request's."""
     args = {screen_access.QUERY: night.screen_key} if night.screen_key else {}
-    return url_for("nights.screen", night_id=night.id, _external=external, **args)
+    path = url_for("nights.screen", night_id=night.id, **args)
+    if not external:
+        return path
+    base = network_base()  # None: nothing else is served
+    return base + path if base else request.host_url.rstrip("/") + path
 
 
 @bp.route("/nights/<night_id>/round", methods=["GET", "POST"])

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext
 
 from .. import charts
-from ...service import person_stats, players, ratings
+from ...service import person_stats, players, ratings, unnamed
 from ...engine import tally
 from ...service.clock import utc_now
 from ...storage.db import write_transaction
@@ -23,8 +23,9 @@ INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
 
 
 def _player(player_id: int) -> players.Player:
+    """The entry, or the 404 page; a side nobody named is nobody (service/unnamed.py)."""
     found = players.get(get_db(), player_id)
-    if found is None:
+    if found is None or unnamed.is_default(found.name):
         abort(404)
     return found
 
@@ -132,7 +133,7 @@ def merge(player_id: int):
                   other=_player(form.into.data).name))
         return redirect(url_for("players.show", player_id=form.into.data), 303)
     target = players.get(db, _chosen("into"))
-    if target is None or target.merged or source.merged or target.id == source.id:
+    if target is None or unnamed.is_default(target.name) or target.merged or source.merged or target.id == source.id:
         abort(404)
     form = MergeForm(formdata=None, token=one_time_token(), into=target.id)
     return render_template(

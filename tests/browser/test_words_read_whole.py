@@ -1,0 +1,64 @@
+"""Playtest 3: names and labels read whole on a small phone. /stats broke
+"Youssef" as "Yousse/f" (a table cell wrapped anywhere); the new-game
+rules' selects cut their choice ("tout de suite, même en pleine manch…").
+A name wraps between its words, never inside one; a select shows its whole
+choice, in fr, ar and en at 360 px."""
+
+import json
+
+import pytest
+
+SMALL = {"width": 360, "height": 640}
+# Every word of `sel`'s elements on one line: a word split over two lines has two boxes.
+SPLIT_WORDS = """sel => {
+  const split = [];
+  for (const element of document.querySelectorAll(sel)) {
+    const text = element.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    const re = /\\S+/g; let m;
+    while ((m = re.exec(text.data))) {
+      const range = document.createRange();
+      range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (lines.size > 1) split.push(m[0]);
+    }
+  }
+  return split; }"""
+# Each select's every choice, measured in the select's font, against the room it has
+# (its content box, less the arrow's 24 px).
+CUT_CHOICES = """() => {
+  const context = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const select of document.querySelectorAll('select')) {
+    if (!select.offsetParent) continue;
+    const style = getComputedStyle(select);
+    context.font = style.font;
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 24;
+    for (const option of select.options) {
+      if (context.measureText(option.text).width > room) cut.push(option.text);
+    }
+  }
+  return cut; }"""
+
+
+def post(page, server, path, body):
+    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
+                             headers={"Content-Type": "application/json"}).json()
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_names_and_choices_read_whole_at_360(new_phone, server, language):
+    page = new_phone(viewport=SMALL, locale=language)
+    for sides in (["Youssef & Nadia", "Hamza & Sanaa"], ["Abdelkrim", "Chama"]):
+        game = post(page, server, "/api/games", {"sides": sides})
+        post(page, server, f"/api/games/{game['id']}/events",
+             {"type": "adjust", "side": 0, "points": 40})
+    page.goto(f"/stats?lang={language}")
+    assert page.evaluate(SPLIT_WORDS, ".stats-table th[scope=row] a bdi, "
+                                      ".stats-table th[scope=row] a") == []
+    for path in ("/games/new", "/settings/presets/new?from=appli"):
+        page.goto(f"{path}?lang={language}" if "?" not in path else f"{path}&lang={language}")
+        for details in page.locator("details").all():
+            details.evaluate("d => d.open = true")
+        assert page.evaluate(CUT_CHOICES) == [], (language, path)
