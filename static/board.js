@@ -77,6 +77,7 @@
 
   // A control that is off says why when it is tapped, in the notice.
   function sayWhy(control) {
+    if (ronda.link && ronda.link.behind(control)) { return; }  // its reason may be stale
     var hint = document.getElementById(control.getAttribute("aria-describedby") || "");
     if (hint) { notify(hint.textContent, "info"); }
   }
@@ -136,16 +137,54 @@
     if (!current) { return; }
     var focused = document.activeElement && document.activeElement.id;
     morph(current, fresh);
-    // The same address again would still cost a slow phone a few milliseconds.
-    if (url && new URL(url, location.href).href !== location.href) {
-      history.replaceState(null, "", url);
-    }
+    if (url) { place(url); }
     if (focused && focused.indexOf("cards") === 0) {
       var field = document.getElementById(focused);
       if (field) { field.focus(); }
     }
     ronda.afterSwap.forEach(function (hook) { hook(); });
   }
+
+  // A sheet is a place of its own in the history, as it is without
+  // JavaScript: the phone's Back closes it, and does not leave the board
+  // (playtest 4). Opening one adds an entry; closing it by its own controls
+  // (Close, a tap recorded) goes back over that entry, so the history holds
+  // the board once, however many sheets were opened. Only an entry this very
+  // page added is gone back over: after a reload, the one before it is
+  // another page's, and going back to it would load that page again.
+  var PAGE = String(Math.random()).slice(2);
+  var closing = null;  // where a sheet closed by its controls leaves the board
+  function sheetIn(url) { return new URL(url, location.href).searchParams.has("sheet"); }
+  function here() { return closing || location.href; }
+  function place(url) {
+    var href = new URL(url, location.href).href;
+    var open = sheetIn(location.href);
+    if (closing) {
+      closing = href;  // the board moved on before the history went back
+    } else if (sheetIn(href) && !open) {
+      history.pushState({ sheet: PAGE }, "", href);
+    } else if (open && !sheetIn(href) && history.state && history.state.sheet === PAGE) {
+      closing = href;
+      history.back();
+    } else if (href !== location.href) {  // the same again would still cost a slow phone
+      history.replaceState(history.state, "", href);
+    }
+  }
+  window.addEventListener("popstate", function () {
+    if (closing !== null) {  // the entry a sheet's control went back over
+      var href = closing;
+      closing = null;
+      if (href !== location.href) { history.replaceState(history.state, "", href); }
+      return;
+    }
+    var current = board();
+    if (!current) { return; }
+    // The phone's Back (or Forward): the board of that address. Its sheet
+    // goes at once, also with no server to draw the board.
+    var sheet = current.querySelector(".sheet");
+    if (sheet && !sheetIn(location.href)) { sheet.remove(); }
+    enqueue(location.href, { method: "GET" });
+  });
 
   // A tap that changes the score shows the new score at once, marked as not
   // yet stored, before the server answers: the server computed it with the
@@ -369,7 +408,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(window.location.href, { method: "GET" });
+          enqueue(here(), { method: "GET" });
         }
       })
       .catch(function () {})
@@ -380,6 +419,10 @@
   function followPlayers() {
     var form = document.querySelector(".new-game");
     if (!form) { return; }
+    // Come back to (the phone's Back from a game started here), the form
+    // opens at its top, where it says that game is in progress, not where
+    // it was left, at Start (playtest 4).
+    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
     var update = function () {
       var checked = form.querySelector("input[name=players]:checked");
       form.classList.toggle("three", !!checked && checked.value === "3");
@@ -405,7 +448,7 @@
   ronda.board = {
     element: board, swap: swap, run: run, nextPaint: nextPaint,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
-    refresh: function () { return enqueue(window.location.href, { method: "GET" }); }
+    refresh: function () { return enqueue(here(), { method: "GET" }); }
   };
 
   if (board()) {
@@ -541,6 +584,7 @@
         !match || match[1] !== current.dataset.game) {
       return false;
     }
+    hush();  // a new tap: the box says the state from now on, not what an earlier one needed
     var entries = load();
     var queued = ours(entries);
     if (match[2] === "undo" && takeBack(entries, queued)) { return true; }
@@ -698,17 +742,40 @@
   // No answer; `needed` (the name of one of the page's texts) says what the
   // tap that got none needed: the server (an announcement, a sheet).
   function unreachable(needed) {
-    if (typeof needed === "string" && text(needed)) {
-      clearTimeout(saidTimer);
-      said = text(needed);
-      saidTimer = setTimeout(function () { said = null; render(); }, SAID_MS);
-    }
+    if (typeof needed === "string") { say(needed); }
     markWaiting();
     var current = board();
     if (current) {
       current.querySelectorAll(".pressed").forEach(function (node) { node.classList.remove("pressed"); });
     }
     if (link !== "lost") { setLink("lost"); } else { render(); }
+  }
+
+  // For a moment, the box says what a tap needed (the name of one of the
+  // page's texts) instead of the state.
+  function say(name) {
+    if (!text(name)) { return; }
+    clearTimeout(saidTimer);
+    said = text(name);
+    saidTimer = setTimeout(function () { said = null; render(); }, SAID_MS);
+    render();
+  }
+  function hush() {
+    clearTimeout(saidTimer);
+    said = null;
+  }
+
+  // A tap on a control that is off while taps of this game wait or are on
+  // their way: the board shows the game before them, so why it is off may
+  // no longer be true (an announcement "already recorded" after a waiting
+  // Next deal). The box says what the tap needs instead: true if it did.
+  // With nothing waiting, the board is the game as stored: its reason holds.
+  function behind(control) {
+    if (!ours(load()).length) { return false; }
+    var needed = "waiting-first";
+    if (link === "lost") { needed = control.closest(".announce") ? "announce-offline" : "view-offline"; }
+    say(needed);
+    return true;
   }
 
   function texts() { return document.getElementById("outbox-texts"); }
@@ -794,7 +861,7 @@
     if (!notice) { return; }
     var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
-    var what = state === "lost" && said ? said : (state ? text(state) : "");
+    var what = said || (state ? text(state) : "");
     var count = waiting ? plural("waiting", waiting) : "";
     [[".link-what", what], [".link-count", count]].forEach(function (line) {
       var span = notice.querySelector(line[0]);
@@ -900,7 +967,8 @@
   }
 
   ronda.outbox = { take: take };
-  ronda.link = { reached: reached, unreachable: unreachable, lost: function () { return link === "lost"; } };
+  ronda.link = { reached: reached, unreachable: unreachable, behind: behind,
+                 lost: function () { return link === "lost"; } };
 
   if (board()) {
     markWaiting();  // taps left by an earlier page (a reload, a closed tab) have waited

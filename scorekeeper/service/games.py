@@ -8,6 +8,7 @@ committed before the caller answers.
 import json
 import secrets
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
@@ -116,6 +117,42 @@ def create(
         partners = None
     setup = engine.parse_new_game(body, presets)
     return _start(db, setup, players.parse_partners(partners, setup), key, now)
+
+
+# How recent a change makes a game the one an identical Start means.
+SAME_START_WINDOW = timedelta(minutes=10)
+
+
+def same_start(db: sqlite_utils.Database, body: Any, game_id: str | None, now: str,
+               presets: Mapping[str, engine.HouseRules] = engine.BUILT_IN_PRESETS) -> Game | None:
+    """The game `body` would start again, if it is `game_id` (the one this
+    device used last), still running, with the same sides, players, rules,
+    first dealer and seats, and changed within SAME_START_WINDOW: the scorer
+    came back to the new-game form (the phone's Back, playtest 4) and means
+    that game, not a second one. Any difference, an idle or finished game: None,
+    a real new game. A bad body is create's to refuse: None."""
+    if game_id is None or not isinstance(body, dict):
+        return None
+    body = dict(body)
+    partners = body.pop("partners", None)
+    try:
+        setup = engine.parse_new_game(body, presets)
+        seated = players.parse_partners(partners, setup)
+    except ScoringError:
+        return None
+    if store.running_game_id(db, game_id) != game_id:  # over, or in the bin
+        return None
+    game = load(db, game_id)
+    if game.setup != setup:
+        return None
+    since = datetime.fromisoformat(now) - datetime.fromisoformat(game.updated_at)
+    if not timedelta(0) <= since <= SAME_START_WINDOW:  # a clock set back says nothing
+        return None
+    def keys(sides: list[list[str]]) -> list[list[str]]:  # a person by name, as seats find them
+        return [[players.name_key(name) for name in names] for names in sides]
+    wanted = [names or [setup.sides[side]] for side, names in enumerate(seated)]
+    same = keys(players.seat_names(db, game_id, setup.side_count)) == keys(wanted)
+    return game if same else None
 
 
 def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[Game, bool]:

@@ -5,6 +5,7 @@ Through the test client, as a phone without JavaScript."""
 
 from html import unescape
 
+from scorekeeper.web import resume
 from support.page_forms import find_button, press, submit
 from support.pages import api_state, start_game
 from support.pages import text as words
@@ -14,7 +15,10 @@ SAID = ("2 Tringas de 5, c'est impossible : le jeu n'a que quatre cartes de chaq
 
 
 def contest(client):
-    """A board whose two Tringas wait for their ranks, on the ranks sheet."""
+    """A board whose two Tringas wait for their ranks, on the ranks sheet: a
+    new game each time, as from a phone of its own (the same Start again on
+    one phone is its game in progress: games.same_start)."""
+    client.delete_cookie(resume.COOKIE)
     board = start_game(client)
     press(client, f"{board}?a=0-tringa&a=1-tringa", "announce")
     assert api_state(client, board)["awaiting_reveal"] is True

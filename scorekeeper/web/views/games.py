@@ -18,6 +18,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from .. import board
+from .. import resume
 from .. import review
 from ...service import games, nights, players, presets
 from .. import rule_texts
@@ -357,6 +358,8 @@ def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
         labels.append(label if len(label) <= NAME_LENGTH else label[:NAME_LENGTH - 1] + "…")
         partners.append(seated)
     return labels, partners
+# An identical Start while that game runs (games.same_start): said on its board.
+ALREADY_STARTED = N_("This game had already started: here it is again, no second game was made.")
 NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
 # What the form's reloads (another preset, a recent player's button: GETs of
 # the whole form) keep in the address: what was typed. Not its tokens, which
@@ -418,6 +421,10 @@ def new():
         }
         if partners is not None:
             body["partners"] = partners
+        again = games.same_start(db, body, resume.wanted(), utc_now(), available)
+        if again is not None:
+            flash(gettext(ALREADY_STARTED), "info")
+            return redirect(url_for("games.show", game_id=again.id), 303)
         try:
             if first_dealer >= len(sides):  # the third side, picked before choosing 2 or 4 players
                 form.first_dealer.errors = [gettext(NO_THIRD_DEALER)]
@@ -436,5 +443,13 @@ def new():
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
         summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
-        offers=offers,
+        offers=offers, running=_own_running(db),
     ), status
+
+
+def _own_running(db) -> games.Game | None:
+    """This device's last game while it runs: the form says so at its top,
+    with the way back to it (not another device's game)."""
+    wanted = resume.wanted()
+    game = games.running(db, wanted) if wanted else None
+    return game if game is not None and game.id == wanted else None

@@ -1,0 +1,71 @@
+"""Playtest 4, #3: while taps wait, the board shows the game before them, so
+a control that is off there may be on once they are counted (the next deal's
+announcements, after a waiting "Next deal"). A tap on it says what it waits
+for (the server, the waiting taps), not the board's stale reason; and what a
+tap needed gives way to the state at the next tap."""
+
+import time
+
+from playwright.sync_api import expect
+
+from support.table import mark, start_game, tap
+
+
+def _announced(phone):
+    """A game whose first deal's announcements are recorded: its Rondas are off."""
+    start_game(phone)
+    mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
+    tap(phone, "Valider")
+    expect(phone.get_by_role("link", name="Ronda pour Nous")).to_have_attribute(
+        "aria-disabled", "true")
+
+
+def _press(phone, role, name):
+    # Forced: a finger taps a control that is off too (aria-disabled), to hear why.
+    phone.get_by_role(role, name=name, exact=True).tap(force=True)
+    time.sleep(0.6)  # not a double tap
+
+
+def test_offline_an_announcement_after_a_waiting_next_deal_needs_the_server(phone, screenshot):
+    _announced(phone)
+    phone.context.set_offline(True)
+    _press(phone, "button", "Donne suivante")
+    state = phone.locator("#link-state")
+    expect(state).to_contain_text("1 touche en attente")
+    _press(phone, "link", "Ronda pour Nous")
+    expect(state).to_contain_text("Les annonces ont besoin du serveur")
+    expect(phone.locator("#notice")).not_to_contain_text("déjà enregistrées")
+    screenshot(phone, "offline-ronda-after-waiting-next-deal")
+    # The next tap: the box says the state again, at once (not 5 s later).
+    _press(phone, "button", "Missa pour Eux")
+    expect(state).not_to_contain_text("besoin du serveur", timeout=1500)
+    expect(state).to_contain_text("2 touches en attente")
+    _press(phone, "link", "Tringa pour Eux")
+    expect(state).to_contain_text("Les annonces ont besoin du serveur")
+    phone.locator(".undo-button").tap()  # takes back the waiting Missa
+    expect(state).not_to_contain_text("besoin du serveur", timeout=1500)
+    expect(state).to_contain_text("1 touche en attente")
+    phone.context.set_offline(False)
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
+
+
+def test_a_tap_on_its_way_comes_before_the_reason_of_the_board_before_it(phone):
+    _announced(phone)
+    game = phone.locator("#board").get_attribute("data-game")
+    held = []  # a slow network: the Next deal is on its way
+    phone.route(f"**/games/{game}/play", lambda route: held.append(route))
+    _press(phone, "button", "Donne suivante")
+    for _ in range(50):
+        if held:
+            break
+        phone.wait_for_timeout(100)
+    assert len(held) == 1
+    _press(phone, "link", "Ronda pour Nous")
+    expect(phone.locator("#link-state")).to_contain_text("Touches en attente d'abord")
+    expect(phone.locator("#notice")).not_to_contain_text("déjà enregistrées")
+    held[0].continue_()
+    phone.unroute(f"**/games/{game}/play")
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
+    time.sleep(0.6)
+    phone.get_by_role("link", name="Ronda pour Nous", exact=True).tap()
+    phone.wait_for_url("**a=0-ronda**")  # counted, the same tap marks it
