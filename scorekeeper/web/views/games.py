@@ -221,7 +221,7 @@ def play(game_id: str):
     key = f"form:{form.token.data}:{move}"
     try:
         games.record(get_db(), game_id, event, key, utc_now(),
-                     refuse=lambda now: board.last_card_again(get_db(), now, event))
+                     refuse=lambda game: board.last_card_again(get_db(), game, event))
     except ScoringError as error:
         error = _in_form_words(_stale_refusal(game_id, event, error))
         return _after_action(game_id, error, form.back.data or "")
