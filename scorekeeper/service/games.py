@@ -145,7 +145,10 @@ def same_start(db: sqlite_utils.Database, body: Any, game_id: str | None, now: s
     game = load(db, game_id)
     if game.setup != setup:
         return None
-    since = datetime.fromisoformat(now) - datetime.fromisoformat(game.updated_at)
+    try:
+        since = datetime.fromisoformat(now) - datetime.fromisoformat(game.updated_at)
+    except (TypeError, ValueError):  # an imported game's time without its time zone
+        return None
     if not timedelta(0) <= since <= SAME_START_WINDOW:  # a clock set back says nothing
         return None
     def keys(sides: list[list[str]]) -> list[list[str]]:  # a person by name, as seats find them

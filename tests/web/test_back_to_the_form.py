@@ -108,3 +108,15 @@ def test_four_players_the_same_seats_are_the_same_game_other_seats_another(app, 
     swapped = dict(seats, p0b="Omar", p1b="Salma")
     assert start(client, **swapped).headers["Location"] != first
     assert len(running(app)) == 2
+
+
+def test_a_game_whose_last_change_has_no_time_zone_is_not_taken_for_the_same_start(app, client):
+    """An imported game's times may lack their time zone: such a time says
+    nothing of how recent the game is, so Start makes a new game (no 500)."""
+    game = played(client)
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        db.execute("UPDATE games SET updated_at = '2026-12-01T10:00:00' WHERE id = ?", [game])
+    response = start(client)
+    assert response.status_code == 303
+    assert response.headers["Location"].rsplit("/", 1)[1] != game
+    assert len(running(app)) == 2
