@@ -230,7 +230,7 @@ def last_trick_text(last, sides: list[str]) -> str:
     scores and how much ("Manqué → +5 pour Eux"), as the hidden Ronda's say it;
     with three sides a miss gives each of the two opponents the points."""
     outcome = last_trick_outcome(last.outcome)
-    names = [FSI + sides[side] + PDI for side in last.to]  # a Latin name stays whole in Arabic
+    names = [isolated(sides[side]) for side in last.to]  # a Latin name stays whole in Arabic
     if len(names) == 1:
         return say(LAST_TRICK_TO, outcome=outcome, points=last.points, to=names[0])
     first, second = names
@@ -246,4 +246,4 @@ def winner_text(name: str, team: bool = False) -> Markup:
     if form in PRONOUNS:
         return Markup.escape(_(WINS[PRONOUNS.index(form)]))
     sentence = _("%(name)s win!") if team else _("%(name)s wins!")
-    return Markup.escape(sentence) % {"name": Markup("<bdi>%s</bdi>") % name}
+    return Markup.escape(sentence) % {"name": bdi(name)}
