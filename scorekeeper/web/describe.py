@@ -80,6 +80,14 @@ def event_html(event: engine.Event, sides: tuple[str, ...]) -> Markup:
     return Markup(str(words).replace(FSI, "<bdi>").replace(PDI, "</bdi>"))
 
 
+def event_label(event: engine.Event, sides: tuple[str, ...]) -> Markup:
+    """`event_words` for a one-line label cut with an ellipsis (the Undo): its
+    text the script's own (FSI…PDI), each name also in a <bdi> that style.css
+    cuts on its own, at the name's end, in either direction (playtest 5)."""
+    words = Markup.escape(event_words(event, sides))
+    return Markup(str(words).replace(FSI, "<bdi>" + FSI).replace(PDI, PDI + "</bdi>"))
+
+
 def event_words(event: engine.Event, sides: tuple[str, ...]) -> str:
     """`event_text` with each name isolated (FSI…PDI): what the page's script
     shows as text (a tap waiting, the undo it will offer)."""

@@ -139,3 +139,40 @@ def test_axe_finds_nothing_serious_right_to_left(arabic_phone, scheme):
         assert serious_violations(page) == [], sheet
     page.goto("/games/nope")
     assert serious_violations(page) == [], "error page"
+
+
+LONG_LATIN = ["Abdelkrim-Mohammed", "Fatima-Zahra Benali", "Salma-Nour El Idrissi"]
+# Each element's first Latin letter, and whether it is drawn inside the
+# element's box: a name cut at its start (the ellipsis of a right-to-left box
+# falls on the left, where a Latin name begins) draws it outside.
+START_DRAWN = """selector => [...document.querySelectorAll(selector)].map(element => {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  let node; while ((node = walker.nextNode()) && !/[A-Za-z]/.test(node.data));
+  if (!node) return null;
+  const at = node.data.search(/[A-Za-z]/), range = document.createRange();
+  range.setStart(node, at); range.setEnd(node, at + 1);
+  const letter = range.getBoundingClientRect(), box = element.getBoundingClientRect();
+  return [node.data.slice(at, at + 5), letter.left >= box.left - 1 && letter.right <= box.right + 1];
+})"""
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
+def test_long_latin_names_keep_their_start_in_arabic_at_360(arabic_phone, script):
+    """Playtest 5: "…hammed", "…ra Benali": two "Mohammed-…" could not be told apart."""
+    page = arabic_phone(viewport={"width": 360, "height": 640}, java_script_enabled=script)
+    game = page.request.post("/api/games", data={"sides": LONG_LATIN}).json()
+    page.request.post(f"/api/games/{game['id']}/events",
+                      data={"type": "hit", "side": 2, "value": 1})
+    page.goto(f"/games/{game['id']}")
+    names = page.evaluate(START_DRAWN, ".side-name")
+    assert names == [["Abdel", True], ["Fatim", True], ["Salma", True]]
+    assert page.evaluate("() => [...document.querySelectorAll('.side-name')].some("
+                         "e => e.scrollWidth > e.clientWidth)")  # they are cut, at their end
+    assert page.evaluate(START_DRAWN, ".undo-what bdi") == [["Salma", True]]
+    assert page.locator(".undo-what").inner_text().startswith("تراجع: بونت (1)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    if script:  # the new game's first dealer, by the name as typed
+        page.goto("/games/new")
+        page.locator("#name0").fill("Abdelkrim-Mohammed Benali El Idrissi Ala")
+        page.locator("#name0").blur()
+        assert page.evaluate(START_DRAWN, ".choice.dealer span")[0] == ["Abdel", True]

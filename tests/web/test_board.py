@@ -199,7 +199,7 @@ def test_undo_says_what_it_undoes_and_steps_back(french):
     board = start_game(french)
     press(french, board, "missa.1")
     html = french.get(board).get_data(as_text=True)
-    assert "Annuler : Missa · \u2068Eux\u2069" in html
+    assert "Annuler : Missa · <bdi>\u2068Eux\u2069</bdi>" in html
     form = [f for f in forms_of(html) if f.action.endswith("/undo")][0]
     submit(french, form)
     assert api_state(french, board)["scores"] == [0, 0]

@@ -472,7 +472,8 @@ def test_the_hit_buttons_use_the_chains_calls(client, api):
         assert f'aria-label="{label}"' in html
         for call in calls:
             assert f'<small class="call">{call}</small>' in html
-        undo = {"fr": "Annuler : Bount (1) · \u2068Karim\u2069", "ar": "تراجع: بونت (1) · \u2068Karim\u2069"}[language]
+        undo = {"fr": "Annuler : Bount (1) · <bdi>\u2068Karim\u2069</bdi>",
+                "ar": "تراجع: بونت (1) · <bdi>\u2068Karim\u2069</bdi>"}[language]
         assert undo in html
 
 
