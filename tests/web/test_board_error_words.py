@@ -2,8 +2,11 @@
 (playtest 1, #9: "points doit être un entier…" after a correction of 0)."""
 
 import html
+import re
 
-from support.page_forms import find_button, submit
+import pytest
+
+from support.page_forms import find_button, press, submit
 from support.pages import start_game, text
 
 
@@ -38,3 +41,38 @@ def test_the_api_keeps_its_field_names(client):
     board = start_game(client)
     answer = client.post("/api" + board + "/events", json={"type": "adjust", "side": 0, "points": 0})
     assert answer.status_code == 400 and answer.get_json()["error"].startswith("points must")
+
+
+WRONG_CORRECTIONS = {  # the event, the correction a scorer can make, the page's words
+    "hidden ronda to its hider": (
+        {"type": "hidden_ronda", "side": 1, "to": 0}, {"to": "1"},
+        {"fr": "La pénalité va à un autre camp que celui qui a caché la Ronda : choisissez qui la reçoit.",
+         "ar": "تذهب العقوبة إلى طرف غير الذي أخفى الروندا: اختر من يأخذها.",
+         "en": "The penalty goes to another side than the one that hid the Ronda: pick who gets it."}),
+    "count left empty": (
+        {"type": "end_hand", "cards": [10, 12, None]}, {"cards0": "", "cards1": ""},
+        {"fr": "Tapez les cartes ramassées par chaque camp demandé : le dernier camp a le reste.",
+         "ar": "اكتب عدد الأوراق التي جمعها كل طرف مطلوب: يأخذ الطرف الأخير الباقي.",
+         "en": "Type the cards taken by every side asked for: the last side gets the rest."}),
+    "every announcement taken away": (
+        {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"}]}, {"a0_kind": ""},
+        {"fr": "Gardez de 1 à 4 annonces ; pour les enlever toutes, retirez ce coup.",
+         "ar": "أبقِ من 1 إلى 4 إعلانات؛ لحذفها كلها، احذف هذا الحدث.",
+         "en": "Keep 1 to 4 announcements; to take them all away, remove this event."}),
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+@pytest.mark.parametrize("case", WRONG_CORRECTIONS)
+def test_a_refused_correction_speaks_the_forms_words(client, api, language, case):
+    """Playtest 5: "to is the side that gets the penalty…", "…exactly one entry is null"."""
+    event, edit, sentence = WRONG_CORRECTIONS[case]
+    body = {"sides": ["Ali", "Badr", "Chama"], "players": 3, "rules": {"preset": "classique"}}
+    game = api.post("/api/games", body).get_json()["id"]
+    assert api.event(game, **event).status_code == 200
+    client.set_cookie("lang", language)
+    refused = press(client, f"/games/{game}/events/1/correct", "change", edit)
+    words = _words(refused)
+    assert refused.status_code == 400 and sentence[language] in words
+    assert "null" not in words and not re.search(r"\bto (est|is|هو)\b", words)
+    assert api.state(game)["version"] == 1

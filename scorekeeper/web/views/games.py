@@ -33,7 +33,7 @@ from ..describe import isolated
 from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
-from .shared import load_game_or_404, no_such_page, review_context
+from .shared import POINTS_WORDS, in_page_words, load_game_or_404, no_such_page, review_context
 from ..describe import rank_name
 from ..elision import DEFAULT_NAMES, default_name
 
@@ -223,7 +223,7 @@ def play(game_id: str):
         games.record(get_db(), game_id, event, key, utc_now(),
                      refuse=lambda game: board.last_card_again(get_db(), game, event))
     except ScoringError as error:
-        error = _in_form_words(_stale_refusal(game_id, event, error))
+        error = in_page_words(_stale_refusal(game_id, event, error), FORM_WORDS, INCOMPLETE_FORM)
         return _after_action(game_id, error, form.back.data or "")
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
@@ -236,24 +236,12 @@ def _draft_of(back: str | None, setup) -> list:
     return board.parse_draft(MultiDict(parse_qsl(_safe(back))).getlist("a"), setup)
 
 
-# The engine's sentences about malformed input name the API's fields (they
-# start with the field's name, or speak of null): a board's form has no such
-# fields to show. What a scorer can type wrong gets the page's own words;
-# the rest only a hand-made post can send.
+# The board's own words for the engine's sentences that name an API field.
 FORM_WORDS = {
-    "points must be a whole number from -%(limit)s to %(limit)s, not 0.":
-        N_("The points are a whole number from -%(limit)s to %(limit)s, not 0: type them again."),
+    **POINTS_WORDS,
     "announcements must be a list of 1 to 4 announcements.":
         N_("Tap the deal's announcements first, then Confirm."),
 }
-API_WORDS = re.compile(r"^(%\(field\)s|[a-z]+(_[a-z]+)*) |\bnull\b")
-
-
-def _in_form_words(error: ScoringError) -> ScoringError:
-    if not isinstance(error, InvalidInput) or not API_WORDS.search(error.message):
-        return error
-    words = FORM_WORDS.get(error.message)
-    return InvalidInput(words, **error.params) if words else InvalidInput(INCOMPLETE_FORM)
 
 
 ALREADY_RECORDED = N_("Already recorded on another phone: not counted twice. "

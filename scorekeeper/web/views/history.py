@@ -21,13 +21,23 @@ from ...engine import RANKS, recorded_event, to_dict
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.events import KINDS, LAST_TRICK_OUTCOMES
 from .shared import (
-    PAGE_NUMBER, confirm_form, load_game_or_404, name_filter, no_such_page, page_number,
-    review_context,
+    PAGE_NUMBER, POINTS_WORDS, confirm_form, in_page_words, load_game_or_404, name_filter,
+    no_such_page, page_number, review_context,
 )
 
 bp = Blueprint("history", __name__)
 
 INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
+# The correction form's own words for the engine's sentences that name an API field.
+CORRECTION_WORDS = {
+    **POINTS_WORDS,
+    "to is the side that gets the penalty: another side than the one that hid the Ronda.":
+        N_("The penalty goes to another side than the one that hid the Ronda: pick who gets it."),
+    "Give the card count of every side but one: exactly one entry is null.":
+        N_("Type the cards taken by every side asked for: the last side gets the rest."),
+    "announcements must be a list of 1 to 4 announcements.":
+        N_("Keep 1 to 4 announcements; to take them all away, remove this event."),
+}
 
 
 # -- the list and the bin ---------------------------------------------------------------------
@@ -235,8 +245,9 @@ def correct(game_id: str, seq: int):
     except ScoringError as error:
         values = event if event is not None else to_dict(entry.event)
         ends_earlier = action if isinstance(error, games.EndsEarlier) else None
-        return _correction_page(game, found, entry, values, sentence_of(error),
-                                ends_earlier, status_of(error))
+        sentence = sentence_of(in_page_words(error, CORRECTION_WORDS, INCOMPLETE_FORM))
+        return _correction_page(game, found, entry, values, sentence, ends_earlier,
+                                status_of(error))
     flash(gettext("Corrected: the score is now %(score)s.",
                   score=" – ".join(str(s) for s in game.state.scores)))
     return redirect(_review_url(game), 303)

@@ -16,13 +16,31 @@ from ..forms import ConfirmForm, one_time_token
 from ..i18n import join_list
 from ..template_helpers import decimal
 from ...engine import tally
-from ...engine.errors import N_, InvalidInput
+from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.names import clean_name
 from ...engine.newgame import NAME_LENGTH
 from ...service import games, history
 from ...storage import store
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
+# The engine's sentences about malformed input name the API's fields (they
+# start with the field's name, or speak of null): a page's form has no such
+# fields to show. What a scorer can type wrong gets the page's own words;
+# the rest only a hand-made post can send.
+API_WORDS = re.compile(r"^(%\(field\)s|[a-z]+(_[a-z]+)*) |\bnull\b")
+POINTS_WORDS = {
+    "points must be a whole number from -%(limit)s to %(limit)s, not 0.":
+        N_("The points are a whole number from -%(limit)s to %(limit)s, not 0: type them again."),
+}
+
+
+def in_page_words(error: ScoringError, words: dict[str, str], incomplete: str) -> ScoringError:
+    """`error` in a page's words: `words` by the engine's message, else
+    `incomplete` (the form was not the page's), when its sentence names a field."""
+    if not isinstance(error, InvalidInput) or not API_WORDS.search(error.message):
+        return error
+    found = words.get(error.message)
+    return InvalidInput(found, **error.params) if found else InvalidInput(incomplete)
 
 
 def load_game_or_404(game_id: str) -> games.Game:
