@@ -62,3 +62,22 @@ def test_names_and_choices_read_whole_at_360(new_phone, server, language):
         for details in page.locator("details").all():
             details.evaluate("d => d.open = true")
         assert page.evaluate(CUT_CHOICES) == [], (language, path)
+
+
+# From the end of a name (<bdi>) to the colon that follows it, as drawn.
+GAP_BEFORE_COLON = """() => [...document.querySelectorAll('.computed bdi')].map(name => {
+  const after = name.nextSibling, range = document.createRange();
+  range.setStart(after, 0); range.setEnd(after, 1);
+  const colon = range.getBoundingClientRect(), box = name.getBoundingClientRect();
+  return [after.data[0], Math.round(getComputedStyle(name.parentNode).direction === 'rtl'
+    ? box.left - colon.right : colon.left - box.right)]; })"""
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_count_sheet_puts_no_space_before_the_colon(new_phone, server, language):
+    """Playtest 5: "Chama : 11 cards (the rest of the 40)", French spacing in English."""
+    page = new_phone(viewport=SMALL, locale=language, java_script_enabled=False)
+    game = post(page, server, "/api/games", {"sides": ["Ali", "Badr", "Chama"], "players": 3})
+    for query in ("", "&cards0=15&cards1=14"):
+        page.goto(f"/games/{game['id']}?sheet=end{query}")
+        assert page.evaluate(GAP_BEFORE_COLON) == [[":", 0]], query
