@@ -93,6 +93,7 @@ class Bar:
     # The label's lines and each one's baseline: a long label wraps between
     # its words ("Coup de 10 / (Âachra)"), never cut nor split inside a word.
     lines: tuple[tuple[str, float], ...] = ()
+    x: float = 0.0  # where the bar starts, on the left (its label's side, or the value's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,13 @@ class BarChart:
     label_width: int
     bar_height: int
     bars: list[Bar]
+    # Right to left, the chart is mirrored: the labels on the right, ending at
+    # label_x, the bars growing leftwards, the values on the left.
+    right_to_left: bool = False
+    label_x: float = 4
+    track_x: float = 0.0
+    track_width: float = 0.0
+    value_x: float = 0.0
 
 
 def label_lines(label: str, chars: int) -> list[str]:
@@ -117,12 +125,13 @@ def label_lines(label: str, chars: int) -> list[str]:
 
 
 def bar_chart(rows: list[tuple[str, float, str]], scale: float | None = None,
-              label_chars: int = 14) -> BarChart:
+              label_chars: int = 14, right_to_left: bool = False) -> BarChart:
     """Horizontal bars: (label, value, value's text) each; `scale` is the
     value of a full bar (the largest value when None). A row is as tall as
     its label's lines."""
-    row_height, bar_height, label_width, line_height = 28, 18, 120, 15
-    room = WIDTH - label_width - 56  # leaves the value's text room after the bar
+    row_height, bar_height, label_width, line_height, value_width = 28, 18, 120, 15, 56
+    room = WIDTH - label_width - value_width  # leaves the value's text room after the bar
+    track_x = value_width if right_to_left else label_width
     top = max((value for _, value, _ in rows), default=0)
     scale = scale or top or 1
     bars, row_top = [], 0
@@ -131,11 +140,15 @@ def bar_chart(rows: list[tuple[str, float, str]], scale: float | None = None,
         height = row_height + line_height * (len(lines) - 1)
         bar_y = row_top + (height - bar_height) / 2
         first = bar_y + bar_height - 4 - line_height * (len(lines) - 1) / 2
-        bars.append(Bar(label, text, bar_y, round(room * max(0.0, value) / scale, 1),
+        width = round(room * max(0.0, value) / scale, 1)
+        bars.append(Bar(label, text, bar_y, width,
                         tuple((line, first + line_height * index)
-                              for index, line in enumerate(lines))))
+                              for index, line in enumerate(lines)),
+                        round(track_x + room - width, 1) if right_to_left else track_x))
         row_top += height
-    return BarChart(WIDTH, max(row_height, row_top), label_width, bar_height, bars)
+    return BarChart(WIDTH, max(row_height, row_top), label_width, bar_height, bars,
+                    right_to_left, WIDTH - 4 if right_to_left else 4, track_x, room,
+                    value_width - 4 if right_to_left else WIDTH - value_width + 4)
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,11 @@ def text_direction(language: str) -> str:
     return "rtl" if language in RIGHT_TO_LEFT else "ltr"
 
 
+def right_to_left() -> bool:
+    """Whether this request's page reads right to left."""
+    return text_direction(str(get_locale() or DEFAULT_LANGUAGE)) == "rtl"
+
+
 def language_links() -> list[dict]:
     """The switcher's links: this very page (its query kept, but not a typed
     access key) in each language."""

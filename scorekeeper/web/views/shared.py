@@ -13,7 +13,7 @@ from ..db import get_db
 from ..describe import gain_name
 from ..errors import error_answer
 from ..forms import ConfirmForm, one_time_token
-from ..i18n import join_list
+from ..i18n import join_list, right_to_left
 from ..template_helpers import decimal
 from ...engine import tally
 from ...engine.errors import N_, InvalidInput, ScoringError
@@ -87,7 +87,7 @@ def review_context(game: games.Game) -> dict:
 
 def bars(rows: list[tuple[str, float, str]], scale: float | None = None):
     """A bar chart and its text alternative (every bar in words)."""
-    chart = charts.bar_chart(rows, scale)
+    chart = charts.bar_chart(rows, scale, right_to_left=right_to_left())
     return chart, join_list(f"{label} {text}" for label, _, text in rows)
 
 

@@ -22,7 +22,7 @@ def index():
     player = stats.player(db, name) if name else None
     pair = stats.head_to_head(db, first, second) if first and second else None
     wins_chart, wins_desc = bars(
-        [(r.name, r.win_rate, percent(r.win_rate)) for r in board.records[:10]], scale=1.0)
+        [(r.name, r.win_rate, percent(r.win_rate)) for r in board.records], scale=1.0)
     gains_chart = gains_desc = None
     if player is not None:
         gains_chart, gains_desc = gains_bars(player)
