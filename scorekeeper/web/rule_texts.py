@@ -82,21 +82,37 @@ def value_text(key: str, value) -> str:
     return str(value)
 
 
+# The summary's words for each rule shown only when it differs from the
+# default rules (HouseRules()), in the order of the settings page.
+CHANGED = {
+    "stop": lambda value: _("stops at the end of the hand"),
+    "ronda": lambda value: _("Ronda %(points)s", points=value),
+    "double_ronda": lambda value: _("double Ronda %(points)s", points=value),
+    "tringa_contest": lambda value: _("lower Tringa wins"),
+    "missa": lambda value: _("Missa %(points)s", points=value),
+    "card_threshold": lambda value: _("cards beyond %(count)s", count=value),
+    "card_threshold_3": lambda value: _("cards beyond %(count)s with three sides", count=value),
+    "missa_with_hit": lambda value: _("a Missa not added to the hit"),
+    "missa_exclusion": lambda value: (_("no Missa in the last deal") if value == "last_deal"
+                                      else _("a Missa with the last card scores")),
+    "chain_with_two_players": lambda value: _("no 5 nor 10 with two players"),
+    "four_card_first_deal": lambda value: _("a first deal of 4 cards with four players"),
+    "hidden_ronda_penalty": lambda value: _("hidden Ronda %(points)s", points=value),
+    "dealer_last_trick": lambda value: _("dealer's last trick %(points)s", points=value),
+}
+DEFAULT = HouseRules()
+
+
 def summary(rules: HouseRules) -> str:
-    """One line: the values a table argues about first."""
+    """One line: the values a table argues about first, then every other
+    rule that is not the default (a preset's 3-side threshold, say)."""
     parts = [
         _("game in %(target)s", target=rules.target),
         _("Tringa %(points)s", points=rules.tringa),
         _("hits %(values)s", values="/".join(str(v) for v in rules.hits)),
     ]
-    if rules.stop == "end_of_hand":
-        parts.append(_("stops at the end of the hand"))
-    if rules.tringa_contest == "lower":
-        parts.append(_("lower Tringa wins"))
-    if rules.hidden_ronda_penalty:
-        parts.append(_("hidden Ronda %(points)s", points=rules.hidden_ronda_penalty))
-    if rules.dealer_last_trick:
-        parts.append(_("dealer's last trick %(points)s", points=rules.dealer_last_trick))
+    parts += [say(getattr(rules, key)) for key, say in CHANGED.items()
+              if getattr(rules, key) != getattr(DEFAULT, key)]
     return " · ".join(parts)
 
 

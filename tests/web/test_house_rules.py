@@ -204,3 +204,47 @@ def test_the_dealers_last_trick_is_offered_in_the_last_deal_when_the_rule_is_on(
     for _ in range(5):
         press(french, appli, "next_deal")
     assert "last_trick" not in french.get(appli).get_data(as_text=True)
+
+
+def _another_value(rules, key):
+    """A valid value of rule `key` other than `rules`'."""
+    from scorekeeper.engine.houserules import _CHECKS, _Choice, _Switch
+
+    value, check = getattr(rules, key), _CHECKS[key]
+    if isinstance(check, _Switch):
+        return not value
+    if isinstance(check, _Choice):
+        return next(choice for choice in check.choices if choice != value)
+    if key == "hits":
+        return (1, 6, 15)
+    return value + 1 if value + 1 <= check.high else value - 1
+
+
+def test_the_summary_names_every_rule_that_differs_from_the_default(app):
+    """Playtest 5: "Fès house" had a 3-side threshold of 12, its summary did not say."""
+    from dataclasses import replace
+
+    from scorekeeper.engine import RULE_KEYS, HouseRules
+    from scorekeeper.web import rule_texts
+
+    default = HouseRules()
+    with app.test_request_context("/?lang=en"):
+        plain = rule_texts.summary(default)
+        assert plain == "game in 33 · Tringa 5 · hits 1/5/10"
+        for key in RULE_KEYS:
+            changed = rule_texts.summary(replace(default, **{key: _another_value(default, key)}))
+            assert changed != plain, key
+        fes = replace(default, target=15, tringa=3, hits=(1, 6, 15), card_threshold_3=12,
+                      hidden_ronda_penalty=3)
+        assert rule_texts.summary(fes) == ("game in 15 · Tringa 3 · hits 1/6/15 · cards beyond 12 "
+                                           "with three sides · hidden Ronda 3")
+
+
+def test_a_presets_changed_threshold_shows_on_the_settings_and_the_new_game(client):
+    client.set_cookie("lang", "fr")
+    create_preset(client, "Maison de Fès", card_threshold_3=12, missa_exclusion="none")
+    summary = "partie en 33 · Tringa 5 · coups 1/5/10 · cartes au-delà de 12 à trois camps · " \
+              "la Missa de la dernière carte compte"
+    assert summary in page_text(client.get("/settings"))
+    page = client.get("/games/new?preset=Maison de Fès")
+    assert summary in page_text(page)
