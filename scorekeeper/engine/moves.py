@@ -5,7 +5,7 @@ the reason the engine would refuse the event, and a preview shows exactly
 the points the event would give: no rule is decided twice.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from .fold import apply, new_game
@@ -134,9 +134,28 @@ class Step:
 def timeline(setup: Setup, events: Iterable[Event]) -> list[Step]:
     """Every event of a game in order, with its gains and the running score."""
     state = new_game(setup)
-    steps = []
+    steps: list[Step] = []
+    waiting: list[int] = []  # the steps whose hit counts when their chain stops
     for event in events:
         hand, deal = state.hand, state.deal
         state = apply(state, event)
+        scored = any(g.kind in CHAIN_GAINS for g in state.gains)
+        if waiting and (scored or state.chain is None or state.finished):
+            # Their chain stopped: scored (on this event's row), or the game was over first.
+            for index in waiting:
+                steps[index] = _chain_stopped(steps[index], scored)
+            waiting = []
+        if "chain_open" in state.notes:
+            waiting.append(len(steps))
         steps.append(Step(event, state.gains, state.scores, hand, deal, state.notes))
     return steps
+
+
+# The gains of a chain's last hit (with the missa it made, when added).
+CHAIN_GAINS = ("hit", "hit_missa")
+
+
+def _chain_stopped(step: Step, scored: bool) -> Step:
+    """`step` once its chain has stopped: its hit was counted then, or never."""
+    stopped = "chain_counted" if scored else "chain_lost"
+    return replace(step, notes=tuple(stopped if n == "chain_open" else n for n in step.notes))

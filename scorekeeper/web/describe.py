@@ -162,6 +162,8 @@ def points_text(step: Step, sides: tuple[str, ...]) -> str:
 # Why an event scored less than it might have (the engine's State.notes).
 NOTES = {
     "chain_open": N_("counts when the chain stops"),
+    "chain_counted": N_("counted when the chain stopped"),
+    "chain_lost": N_("not counted: the game was over first"),
     "awaiting_ranks": N_("waits for the ranks"),
     "missa_last_card": N_("last card: 0"),
     "missa_last_deal": N_("last deal: 0"),

@@ -7,7 +7,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from support.engine import (
-    A, B, C, adjust, announce, end_hand, game, hit, missa, next_deals, play, ronda, tringa,
+    A, B, C, adjust, announce, chain_end, end_hand, game, hit, missa, next_deal, next_deals, play,
+    ronda, tringa,
 )
 from scorekeeper.engine import parse_event, rematch
 from scorekeeper.engine.moves import (
@@ -88,6 +89,21 @@ def test_classique_says_a_missa_in_the_last_deal_scores_nothing():
 
 def test_a_hit_that_opens_a_chain_counts_when_it_stops():
     assert notes_of(game(), hit(A, 1), hit(B, 5))[-2:] == [("chain_open",), ("chain_open",)]
+
+
+def test_once_its_chain_has_stopped_a_hit_says_it_was_counted():
+    """Playtest 5: "Bount (1) · Nadia — counts when the chain stops", long after it had."""
+    counted = ("chain_counted",)
+    assert notes_of(game(), hit(A, 1), hit(B, 5), chain_end()) == [counted, counted, ()]
+    assert notes_of(game(), hit(A, 1), hit(B, 5), hit(A, 10)) == [counted, counted, ()]
+    assert notes_of(game(), hit(A, 1), next_deal()) == [counted, ()]
+    # Another side's 1 scores the chain and opens its own, which is still open.
+    assert notes_of(game(), hit(A, 1), hit(B, 1)) == [counted, ("chain_open",)]
+
+
+def test_a_chain_the_game_ended_before_says_it_was_never_counted():
+    events = [adjust(B, 32), hit(A, 1), adjust(B, 1)]
+    assert notes_of(game(), *events)[1:] == [("chain_lost",), ()]
 
 
 def test_a_pool_that_waits_for_its_ranks_says_so():

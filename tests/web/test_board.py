@@ -338,3 +338,18 @@ def test_an_unknown_game_is_a_page_not_a_traceback(french):
     assert response.status_code == 404 and "Erreur 404" in response.get_data(as_text=True)
     response = french.post("/games/nope/play", data={"move": "missa.0"})
     assert response.status_code in (400, 404)
+
+
+def test_a_chains_hits_say_they_were_counted_once_it_stopped(french, api):
+    """Playtest 5: the Bount's row still said "compte quand la chaîne s'arrête"
+    after the chain was scored, on the board and in the review."""
+    game = api.new_game(sides=["Nadia", "Samir"])["id"]
+    for event in ({"type": "hit", "side": 0, "value": 1}, {"type": "hit", "side": 1, "value": 5}):
+        api.event(game, **event)
+    board = french.get(f"/games/{game}").get_data(as_text=True)
+    assert board.count("compte quand la chaîne s&#39;arrête") == 2
+    api.event(game, type="chain_end")
+    for page in (f"/games/{game}", f"/games/{game}/review"):
+        html = french.get(page).get_data(as_text=True)
+        assert "quand la chaîne s&#39;arrête" not in html, page
+        assert html.count("compté quand la chaîne s&#39;est arrêtée") == 2, page

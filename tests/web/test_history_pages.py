@@ -157,7 +157,7 @@ def test_a_finished_game_shows_its_result_then_its_review(french, api):
                                                                  "points": 11})
     page = text(french.get(f"/games/{game_id}").get_data(as_text=True))
     assert "Karim gagne !" in page and "Revanche" in page
-    assert re.search(r"Manche 1 Donne 1 1 Bount \(1\) · Ali compte quand la chaîne s\S+arrête 0 – 0 .*"
+    assert re.search(r"Manche 1 Donne 1 1 Bount \(1\) · Ali compté quand la chaîne s\S+est arrêtée 0 – 0 .*"
                      r"2 Missa · Ali Ali \+2 2 – 0", page)
     assert "Donne 2 4 Correction +20 · Karim Karim +20 2 – 20" in page
     assert "Manche 2 Donne 1 6 Correction +11 · Karim Karim +11 2 – 33" in page
