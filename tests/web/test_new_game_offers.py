@@ -38,3 +38,14 @@ def test_the_page_gives_its_script_each_counts_names(client):
     page = _offered(client)[1]
     offers = json.loads(html.unescape(re.search(r'data-offers="([^"]*)"', page).group(1)))
     assert offers["3"] == ["Ali", "Bahia", "Chafik"] and offers["2"] == ["Us", "Them", "You"]
+
+
+def test_people_s_names_are_not_padded_with_a_default_name(client):
+    """Playtest 5: without JavaScript, 3 players after a 2-player game was
+    offered "Nadia, Samir, Us"; the third field is left to type."""
+    client.set_cookie("lang", "en")
+    start_game(client, names=("Nadia", "Samir", ""))
+    assert _offered(client)[0] == ["Nadia", "Samir", ""]
+    assert _offered(client, "?players=3")[0] == ["Us", "Them", "You"]  # no 3-player game yet
+    start_game(client, names=("Us", "Them", ""))
+    assert _offered(client)[0] == ["Us", "Them", "You"]

@@ -312,8 +312,12 @@ def _last_names(players: int) -> list[str]:
                            " LIMIT 1", [players]).fetchone()
     names = json.loads(row[0]) if row else []
     defaults = [gettext(name) for name in DEFAULT_NAMES]
+    # The fields the last game had no name for: a default name beside people's
+    # would be nobody ("Nadia, Samir, Us", playtest 5), so left for the scorer.
+    people = any(default_name(name) is None for name in names)
+    padding = [""] * 3 if people else defaults
     return [name if (index := default_name(name)) is None else defaults[index]
-            for name in (names + defaults)[:3]]
+            for name in (names + padding[len(names):])[:3]]
 
 
 NAME_FIELDS = ("name0", "name1", "name2", "p0a", "p0b", "p1a", "p1b")
