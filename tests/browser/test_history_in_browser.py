@@ -120,8 +120,8 @@ def test_the_statistics_on_a_phone(phone, server, screenshot):
     played(server, (ali, karim), {"type": "adjust", "side": 0, "points": 33})
     played(server, (karim, ali), MISSA, {"type": "adjust", "side": 0, "points": 40})
     phone.goto("/stats")
-    expect(phone.get_by_role("img", name="Taux de victoire des noms qui ont le plus joué")) \
-        .to_be_visible()
+    wins = "Taux de victoire de chaque nom ci-dessous, ceux qui ont le plus joué d'abord"
+    expect(phone.get_by_role("img", name=wins)).to_be_visible()
     phone.get_by_label("Nom", exact=True).fill(ali.upper())
     phone.get_by_role("button", name="Afficher").tap()
     expect(phone.locator(".player-line")).to_contain_text("2 parties, 1 gagnée (50")
