@@ -826,6 +826,7 @@
     if (waiting) {
       loosen(current);
       relabelUndo(current, queued[queued.length - 1]);
+      listWaiting(current, queued);
     }
     showRefusal(refused);
   }
@@ -855,7 +856,19 @@
     if (label && last) { shows(label, text("undo").replace("{what}", last.label)); }
   }
 
-  // In a box of fixed size over the status line: it moves nothing.
+  // The waiting taps in words, newest first, as the log will name them, in
+  // the announcements' quiet strip (a line of fixed size, no control in it):
+  // a waiting Next deal or a second Missa shows (playtest 5). Only words:
+  // what they will score is the server's to say once they are sent.
+  function listWaiting(current, queued) {
+    var quiet = current.querySelector(".quiet-strip span");
+    if (!quiet) { return; }
+    var labels = queued.map(function (entry) { return entry.label; }).reverse();
+    shows(quiet, text("waiting-list").replace("{list}", labels.join(text("list-sep"))));
+  }
+
+  // In a box of fixed size over the status line, under its deal line: it
+  // hides neither (playtest 5) and moves nothing.
   function showNotice(waiting, refused) {
     var notice = document.getElementById("link-state");
     if (!notice) { return; }
@@ -869,6 +882,10 @@
     });
     set(notice, "hidden", what || count ? null : "");
     set(notice, "class", "link-state link-" + (state || "ok"));
+    // Below the deal line, two lines: a sentence too long for one takes both
+    // (the waiting taps are still listed on the board and on its Undo).
+    var words = notice.querySelector(".link-what");
+    if (what && count && words.scrollHeight > words.clientHeight + 1) { notice.classList.add("full"); }
   }
 
   // While taps wait, a button off before them may apply after them: the
