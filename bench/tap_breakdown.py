@@ -12,6 +12,17 @@ app would write.
     python -m bench.tap_breakdown                        # every variant, 1,000 pairs each
     python -m bench.tap_breakdown --variant none --variant all --pairs 3000
     python -m bench.tap_breakdown --commits   # the COMMIT alone, tap against floor
+    python -m bench.tap_breakdown --bounds    # two lower bounds of any tap (below)
+
+`--bounds` interleaves four requests, each through its own test client: the
+tap as served, the floor, and two bare Flask routes built like the floor.
+"statements" runs exactly the SQL of a tap (captured from the app's own taps
+on this game, a fresh seq and key each time) on a copy of its store: what a
+tap's reads and writes cost with no Python around them. "service" calls
+only `games.record` and the answer's `api.state_json` on a connection it
+keeps, on a game of its own fed the same events: the rules' work (parse,
+fold, snapshot, summaries, the contract's answer) with no hook, no guard, no
+body check and no pool.
 
 Wall and CPU medians move with the machine's load; the number of
 instructions does not. Counted with valgrind (user space only: the kernel's
@@ -23,12 +34,15 @@ share of a commit is not in it), per request, as the difference of two runs:
 """
 
 import argparse
+import json
 import os
 import sqlite3
 import statistics
 import subprocess
 import sys
 import time
+
+from flask import Flask, request
 
 from .common import scratch_dir
 from .tap import long_game, post
@@ -114,6 +128,115 @@ def commits(pairs: int) -> None:
           f"load {os.getloadavg()[0]:.2f}", flush=True)
 
 
+def statements_app(folder, taps: list[list[tuple[str, list]]]) -> Flask:
+    """A bare route that runs a captured tap's statements, in turn, on a copy
+    of the tap's store (`folder / "app.sqlite3"`, copied now)."""
+    source = sqlite3.connect(str(folder / "app.sqlite3"))
+    copy = sqlite3.connect(str(folder / "statements.sqlite3"), check_same_thread=False,
+                           isolation_level=None)
+    source.backup(copy)
+    source.close()
+    copy.execute("PRAGMA journal_mode=WAL")
+    copy.execute("PRAGMA synchronous=FULL")
+    app = Flask("statements")
+    served = [0]
+
+    @app.post("/statements")
+    def statements():
+        request.get_data()
+        served[0] += 1
+        key = f"statements-{served[0]}"
+        for sql, params in taps[served[0] % len(taps)]:
+            if sql.startswith("INSERT INTO events"):  # (game_id, seq, action, payload, key, at)
+                params = [params[0], 1_000_000 + served[0], params[2], params[3], key, params[5]]
+            elif sql.startswith("SELECT") and "idempotency_key" in sql:
+                params = [key, *params[1:]]
+            copy.execute(sql, params)
+        return {"ok": True}
+
+    app.extensions["bounds.conn"] = copy
+    return app
+
+
+def service_app(folder, seed: int) -> Flask:
+    """A bare route that records on a game of its own through the service
+    and answers its state as the API does."""
+    from scorekeeper.service import games
+    from scorekeeper.service.clock import utc_now
+    from scorekeeper.storage.db import connect
+    from scorekeeper.web import api
+
+    (folder / "service").mkdir()
+    _, path, _ = long_game(folder / "service", seed)
+    game_id = path.split("/")[3]
+    db = connect(str(folder / "service" / "app.sqlite3"))
+    app = Flask("service")
+
+    @app.post("/service")
+    def service():
+        body = json.loads(request.get_data())
+        game, _ = games.record(db, game_id, body, request.headers.get("Idempotency-Key"),
+                               utc_now())
+        return app.response_class(api.state_json(game) + "\n", mimetype="application/json")
+
+    app.extensions["bounds.conn"] = db.conn
+    return app
+
+
+def capture_taps(client, path: str, events: list[dict]) -> list[list[tuple[str, list]]]:
+    """The SQL statements of each of these taps, as the app ran them."""
+    import sqlite_utils
+
+    execute, taps = sqlite_utils.Database.execute, []
+
+    def noted(db, sql, parameters=None):
+        taps[-1].append((sql, list(parameters or [])))
+        return execute(db, sql, parameters) if parameters is not None else execute(db, sql)
+
+    sqlite_utils.Database.execute = noted
+    try:
+        for i, event in enumerate(events):
+            taps.append([])
+            post(client, path, event, f"captured-{i}")
+    finally:
+        sqlite_utils.Database.execute = execute
+    return taps
+
+
+def bounds(pairs: int, warmup: int = 50) -> None:
+    """The tap, the floor and the two lower bounds, interleaved (the order
+    rotating), p50 of each and their ratios to the floor's."""
+    with scratch_dir("tap-bounds") as folder:
+        client, path, stream = long_game(folder, 9000)
+        events = [next(stream)[0] for _ in range(warmup + pairs + 50)]
+        service = service_app(folder, 9000)
+        for i, event in enumerate(events[:50]):  # the service's game keeps step with the tap's
+            post(service.test_client(), "/service", event, f"start-{i}")
+        floor = floor_app(str(folder / "floor.sqlite3"))
+        statements = statements_app(folder, capture_taps(client, path, events[:50]))
+        routes = {"tap": (client, path), "floor": (floor.test_client(), "/floor"),
+                  "statements": (statements.test_client(), "/statements"),
+                  "service": (service.test_client(), "/service")}
+        times = {name: [] for name in routes}
+        names = list(routes)
+        try:
+            for i, event in enumerate(events[50:]):
+                for name in names[i % 4:] + names[:i % 4]:
+                    route_client, route = routes[name]
+                    started = time.perf_counter_ns()
+                    post(route_client, route, event, f"k{i}")
+                    if i >= warmup:
+                        times[name].append(time.perf_counter_ns() - started)
+        finally:
+            for conn in (floor.extensions["floor.conn"], statements.extensions["bounds.conn"],
+                         service.extensions["bounds.conn"]):
+                conn.close()
+    medians = {name: statistics.median(samples) / 1e3 for name, samples in times.items()}
+    print("p50: " + ", ".join(
+        f"{name} {medians[name]:.0f} µs ({medians[name] / medians['floor']:.2f}× floor)"
+        for name in names) + f"; load {os.getloadavg()[0]:.2f}", flush=True)
+
+
 def count(which: str, requests: int, variant: str) -> None:
     """`requests` of one kind after the same set-up, for an instruction count."""
     with scratch_dir("tap-count") as folder:
@@ -139,9 +262,13 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--count", nargs=2, metavar=("tap|floor", "N"))
     parser.add_argument("--commits", action="store_true", help="time the COMMITs alone")
+    parser.add_argument("--bounds", action="store_true", help="the two lower bounds of a tap")
     args = parser.parse_args()
     if args.commits:
         commits(args.pairs)
+        return
+    if args.bounds:
+        bounds(args.pairs)
         return
     variants = args.variant or list(VARIANTS)
     if args.count:

@@ -213,3 +213,27 @@ def test_the_people_row_measures_its_pages_the_tap_and_a_re_rating(smoke):
     assert figures["rating_steps"] > 2 * row["sizes"]["games"]  # every finished game rated
     assert figures["rerated_games"] == row["sizes"]["games"] and figures["correction_ms"] > 0
     assert {c["name"] for c in row["checks"]} >= {"roster p99", "night p99"}
+
+
+def test_the_taps_lower_bounds_replay_a_taps_own_work(tmp_path):
+    """bench.tap_breakdown --bounds: its "statements" route runs what a tap
+    ran (one log row more on its copy of the store), its "service" route
+    records through the service (the game's version moves)."""
+    from bench.tap import long_game, post
+    from bench.tap_breakdown import capture_taps, service_app, statements_app
+
+    client, path, stream = long_game(tmp_path, 5)
+    events = [next(stream)[0] for _ in range(3)]
+    taps = capture_taps(client, path, events)
+    assert all(tap[0][0] == "BEGIN IMMEDIATE" and tap[-1][0] == "COMMIT" for tap in taps)
+    statements = statements_app(tmp_path, taps)
+    copy = statements.extensions["bounds.conn"]
+    logged = copy.execute("SELECT count(*) FROM events").fetchone()[0]
+    post(statements.test_client(), "/statements", events[0], "bound-1")
+    assert copy.execute("SELECT count(*) FROM events").fetchone()[0] == logged + 1
+    service = service_app(tmp_path, 5)
+    versions = [post(service.test_client(), "/service", event, f"s{i}").get_json()["version"]
+                for i, event in enumerate(events)]
+    assert versions == [1, 2, 3]
+    for app in (statements, service):
+        app.extensions["bounds.conn"].close()
