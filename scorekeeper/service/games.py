@@ -97,6 +97,12 @@ def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict, str
     return store.last_record(db, game_id)
 
 
+def keys_since(db: sqlite_utils.Database, game_id: str, version: int
+               ) -> list[tuple[str | None, str]]:
+    """What made each record after `version`: its key and time."""
+    return store.keys_since(db, game_id, version)
+
+
 def load(db: sqlite_utils.Database, game_id: str) -> Game:
     row = store.game_row(db, game_id)
     if row is None:
@@ -222,11 +228,14 @@ def _check_version(game: Game, expected: int | None) -> None:
 def record(
     db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str,
     refuse: Callable[[Game], ScoringError | None] | None = None,
+    seen: Callable[[Game, int], int] | None = None,
 ) -> tuple[Game, bool]:
     """Apply one event; (game, True), or (game unchanged, False) for a key
     already used on this game. Raises ScoringError subclasses. `refuse`: a
     scoreboard's own refusal of a tap the engine would take (asked of the
-    game as it is, after a used key, which answers as before)."""
+    game as it is, after a used key, which answers as before). `seen`: the
+    version a scoreboard's tap is of, given the game as it is and the
+    expected_version it was sent with (board.version_seen)."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("An event must be a JSON object."))
     body = dict(body)
@@ -242,6 +251,8 @@ def record(
         refusal = refuse(game) if refuse is not None else None
         if refusal is not None:
             raise refusal
+        if seen is not None and expected is not None:
+            expected = seen(game, expected)
         # Apply first: a reveal missing a rank is a 400, which the contract
         # answers before a version conflict's 409.
         state = engine.apply(game.state, event)

@@ -117,6 +117,13 @@ def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict, str
     return None if row is None else (row[0], json.loads(row[1]), row[2])
 
 
+def keys_since(db: sqlite_utils.Database, game_id: str, seq: int) -> list[tuple[str | None, str]]:
+    """The records after `seq`: (idempotency_key, created_at) each, in order."""
+    return [(row[0], row[1]) for row in db.execute(
+        "SELECT idempotency_key, created_at FROM events WHERE game_id = ? AND seq > ? "
+        "ORDER BY seq", [game_id, seq]).fetchall()]
+
+
 def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:
     """The event record `seq` as it was first recorded, or None."""
     row = db.execute(

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from .. import engine
-from ..service.games import Game, last_record, standing_events
+from ..service.games import Game, keys_since, last_record, standing_events
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from . import elision
 from .describe import isolated
@@ -355,6 +355,23 @@ def _just_done(record: tuple[str, dict, str] | None, now: str | None) -> str | N
     if action == "undo":
         return "undo"
     return move_for_event(payload) if action == "event" else None
+
+
+def version_seen(db, game: Game, seen: int, page_key: str, now: str) -> int:
+    """The version a tap from a board of version `seen` is of. Without
+    JavaScript a second tap made before the first one's answer is back (a
+    Bount, then a Missa 60 ms later) is sent from the same page: its keys
+    begin with `page_key` (the page's one-time token), its version is the one
+    before the first tap. When every record since was made from that very
+    page just now, the tap is of the game they left: it counts. A double tap
+    on one button is one key, so it counts once; another phone's record
+    since, or the page tapped again later (Back), still leaves it stale."""
+    if seen >= game.version:
+        return seen
+    since = keys_since(db, game.id, seen)
+    mine = all(key is not None and key.startswith(page_key)
+               and _within(created_at, now, JUST_DONE_SECONDS) for key, created_at in since)
+    return game.version if since and mine else seen
 
 
 def _within(then: str, now: str, seconds: float) -> bool:

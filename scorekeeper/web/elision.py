@@ -60,7 +60,8 @@ def pgettext(context: str, message: str) -> tuple[str, str]:
 # `about`), and the engine's and board's (N_ there).
 SENTENCES = (N_("%(name)s won"), N_("%(side)s hid a Ronda → +%(points)s to %(to)s"),
              N_("%(side)s gets the rest of the %(deck)s cards."),
-             N_("Cards taken by %(side)s"), N_("%(name)s sits this round out."))
+             N_("Cards taken by %(side)s"), N_("%(name)s sits this round out."),
+             N_("Best %(kind)s of %(side)s"), N_("Best rank of %(side)s"))
 # Every sentence whose subject is a side, and the forms the catalogs give it.
 FORMS = frozenset({
     pgettext("team", "%(name)s won"), pgettext("we", "%(name)s won"),
@@ -89,10 +90,20 @@ FORMS = frozenset({
     pgettext("we", "Cards taken by %(side)s"), pgettext("they", "Cards taken by %(side)s"),
     pgettext("you", "Cards taken by %(side)s"),
     pgettext("team", "%(name)s sits this round out."),
+    # A side's possessive: "our best Ronda", not "Best Ronda of Us".
+    pgettext("we", "Best %(kind)s of %(side)s"), pgettext("they", "Best %(kind)s of %(side)s"),
+    pgettext("you", "Best %(kind)s of %(side)s"),
+    pgettext("we", "Best rank of %(side)s"), pgettext("they", "Best rank of %(side)s"),
+    pgettext("you", "Best rank of %(side)s"),
+    pgettext("we", "Give the rank of %(side)s's best announcement."),
+    pgettext("they", "Give the rank of %(side)s's best announcement."),
+    pgettext("you", "Give the rank of %(side)s's best announcement."),
 })
-# The engine's refusals whose subject is a side: the value that names it, and
-# whether that side is a team (two partners announce twice).
+# The engine's refusals about a side (its subject, or whose thing it names):
+# the value that names it, and whether that side is a team (two partners
+# announce twice).
 SUBJECT_ERRORS = {
+    "Give the rank of %(side)s's best announcement.": ("side", False),
     "%(side)s has already announced: each player announces once per deal.": ("side", False),
     "%(side)s has already announced twice: each partner announces once per deal.":
         ("side", True),

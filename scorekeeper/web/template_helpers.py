@@ -92,6 +92,9 @@ def init_app(app: Flask) -> None:
         asset=assets.asset, hidden_keys=forms.hidden_keys, tie_margins=tie_margins,
         qr_data_uri=qr_data_uri, RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
         RULE_KEYS=RULE_KEYS,
+        # A call, not `["", ""]|join_list`: Jinja computes a filter of constants
+        # once, when it compiles the template, in no request's language.
+        list_separator=lambda: i18n.join_list(["", ""]),
     )
     app.jinja_env.globals.update(LIMITS)  # DECK, ADJUST_LIMIT…: the engine's, never a template's
     app.context_processor(i18n.language_context)

@@ -109,3 +109,25 @@ def test_a_double_tap_on_the_counts_confirm_opens_no_sheet_under_it(new_phone, s
     game = state(page, server, game_id)
     assert game["hand"] == 2 and game["version"] == 9, sent  # 3 events, 5 deals, the count
     expect(page.locator(".end-sheet")).to_have_count(0)
+
+
+@pytest.mark.parametrize("gap", [60, 150])
+def test_a_fast_tap_on_another_button_counts_without_javascript(new_phone, server, gap):
+    """Playtest 4, finding 6: Bount, then Missa 60 ms later, before the
+    Bount's page is back: the Missa was lost ("changed on another phone").
+    Both taps of the page count, each once (tests/web/test_fast_second_tap.py)."""
+    page = new_phone(java_script_enabled=False)
+    game = post(page, server, "/api/games", {"sides": ["Nous", "Eux"]})["id"]
+    page.goto(f"/games/{game}")
+    centres = []
+    for selector in ("button[value='hit.0.1']", "button[value='missa.0']"):
+        box = page.locator(selector).bounding_box()
+        centres.append((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    first = time.monotonic()
+    page.touchscreen.tap(*centres[0])
+    time.sleep(max(0.0, first + gap / 1000 - time.monotonic()))
+    sent = round((time.monotonic() - first) * 1000)
+    page.touchscreen.tap(*centres[1])
+    expect(page.locator("#score-0")).to_have_text("2")  # Bount closed by the Missa, + the Missa
+    assert state(page, server, game)["version"] == 2, sent
+    expect(page.locator("#board")).not_to_contain_text("autre téléphone")

@@ -52,6 +52,16 @@ def _pages(page, server):
     page.request.post("/api/games", headers={"Content-Type": "application/json"}, data=json.dumps(
         {"sides": ["Abdelkrim Mohammed-Amine El Ouazzani"[:NAME_LENGTH],
                    "Fatima-Zahra Benjelloun-Tazi"]}))
+    # The longest a name may be, without a space: a game won (its result, its
+    # review, the history) and one running, this phone's last (the home page
+    # resumes it).
+    unbroken = ["W" * NAME_LENGTH, ("Abdelkrimelouazzanibenjellountazi" * 2)[:NAME_LENGTH]]
+    won = page.request.post("/api/games", headers={"Content-Type": "application/json"},
+                            data=json.dumps({"sides": unbroken})).json()["id"]
+    page.request.post(f"/api/games/{won}/events", headers={"Content-Type": "application/json"},
+                      data=json.dumps({"type": "adjust", "side": 1, "points": 33}))
+    page.request.post("/api/games", headers={"Content-Type": "application/json"},
+                      data=json.dumps({"sides": unbroken[::-1]}))
     page.goto("/nights/new")
     page.get_by_label("Nom de la soirée").fill("Vendredi au café")
     for number, name in enumerate(["Karim", "Salma", "Ali", "Omar"], 1):
@@ -68,6 +78,7 @@ def _pages(page, server):
         f"/games/{game}/events/1/correct", "/games", "/games/bin", "/games/import", "/stats",
         "/settings", "/settings/presets/new?from=classique", "/rules", "/players", player,
         "/nights", "/nights/new", night, night + "/screen", "/pair", "/games/nope",
+        f"/games/{won}", f"/games/{won}/review",
         table_url(server) + "/",  # a stranger's phone: the key page
     ]
 

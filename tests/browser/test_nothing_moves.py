@@ -51,9 +51,9 @@ class Table:
         why); wait until the game took it (its version changed) or, for a tap
         that records nothing, until `then` shows (or `gone` goes)."""
         before = self.version()
-        # A second tap on one control within 400 ms is a double tap, counted
+        # A second tap on one control within 600 ms is a double tap, counted
         # once: a scorer's next tap on it comes later, and so does ours.
-        time.sleep(max(0.0, self.tapped.get(selector, 0.0) + 0.6 - time.monotonic()))
+        time.sleep(max(0.0, self.tapped.get(selector, 0.0) + 0.7 - time.monotonic()))
         # A control just answered takes no tap for a moment (docs/BOARD.md,
         # "Taps"); a forced tap would not wait for it as a finger does.
         wait_settled(self.page)

@@ -12,7 +12,7 @@ from support.table import expect_scores, start_game
 
 def _tap(page, name):
     page.get_by_role("button", name=name, exact=True).tap()
-    time.sleep(0.6)  # not a double tap
+    time.sleep(0.7)  # not a double tap
 
 
 def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):

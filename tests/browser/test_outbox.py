@@ -234,12 +234,12 @@ def test_a_tap_whose_answer_was_lost_counts_once(phone, table_server, figures):
     tap_while_away(phone, figures, TAPS[1:3])  # made behind it, on the same board
     # Undo three times: the Khamsa and the Bount, never sent, are taken back
     # here; the Missa, which may have counted, by an undo sent after it. A
-    # scorer's pace: the same button twice within 400 ms is a double tap.
+    # scorer's pace: the same button twice within 600 ms is a double tap.
     undo = phone.locator(".undo-button")
     # Names isolated (FSI…PDI), as the log words them for the script.
     for label in ("Khamsa (5) · \u2068Eux\u2069", "Bount (1) · \u2068Nous\u2069", "Missa · \u2068Nous\u2069"):
         expect(undo).to_have_text(f"↶ Annuler : {label}")
-        phone.wait_for_timeout(450)
+        phone.wait_for_timeout(700)
         undo.tap()
     expect(phone.locator("html")).to_have_attribute("data-outbox", "2")
     phone.unroute("**/play")

@@ -45,10 +45,10 @@ def version(page: Page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
 
-# The page counts a second tap on the same control within 400 ms as the same
+# The page counts a second tap on the same control within 600 ms as the same
 # tap (a double tap): a scorer's next tap on it comes later, and so do ours,
 # counted from the moment the page took the previous one.
-SAME_CONTROL_S = 0.6
+SAME_CONTROL_S = 0.7
 _last_taps: dict[tuple[int, str], float] = {}
 
 

@@ -14,12 +14,12 @@ SAID = ("2 Tringas de 5, c'est impossible : le jeu n'a que quatre cartes de chaq
         "Vérifiez les rangs.")
 
 
-def contest(client):
+def contest(client, names=("Nous", "Eux", "")):
     """A board whose two Tringas wait for their ranks, on the ranks sheet: a
     new game each time, as from a phone of its own (the same Start again on
     one phone is its game in progress: games.same_start)."""
     client.delete_cookie(resume.COOKIE)
-    board = start_game(client)
+    board = start_game(client, names=names)
     press(client, f"{board}?a=0-tringa&a=1-tringa", "announce")
     assert api_state(client, board)["awaiting_reveal"] is True
     return board, client.get(f"{board}?sheet=ranks").get_data(as_text=True)
@@ -62,7 +62,7 @@ def test_ranks_not_chosen_are_asked_by_the_app_not_the_browser(client):
     rank it needs, in the page's language, and records nothing."""
     for language, said in (("fr", "Donnez le rang de la meilleure annonce de Nous."),
                            ("ar", "أعطِ رتبة أفضل إعلان لنا."),
-                           ("en", "Give the rank of Nous's best announcement.")):
+                           ("en", "Give the rank of our best announcement.")):
         board, _ = contest(client)
         sheet = client.get(f"{board}?sheet=ranks&lang={language}").get_data(as_text=True)
         assert "required" not in sheet.split('class="rank-grid"', 1)[1].split("</form>")[0]
@@ -73,3 +73,33 @@ def test_ranks_not_chosen_are_asked_by_the_app_not_the_browser(client):
         assert said in shown, (language, shown[:600])
         state = api_state(client, board)
         assert state["awaiting_reveal"] is True and state["version"] == 1
+
+
+def test_whose_best_announcement_reads_right_for_default_names_and_people(client):
+    """Playtest 4: "Give the rank of Nous's best announcement." A default name
+    is said as the possessive it is ("our", "their", «لنا»), a person's name
+    takes its own ("Ali's"), in the sheet's legends and in its refusal."""
+    cases = (
+        (("Nous", "Eux", ""), "en", "rank1", "Give the rank of our best announcement.",
+         ("Our best Tringa", "Their best Tringa")),
+        (("Us", "Them", ""), "en", "rank0", "Give the rank of their best announcement.",
+         ("Our best Tringa", "Their best Tringa")),
+        (("Ali", "Badr", ""), "en", "rank1", "Give the rank of Ali's best announcement.",
+         ("Best Tringa of Ali", "Best Tringa of Badr")),
+        (("Nous", "Eux", ""), "ar", "rank0", "أعطِ رتبة أفضل إعلان لهم.",
+         ("أفضل ترينكا لنا", "أفضل ترينكا لهم")),
+        (("Ali", "Badr", ""), "ar", "rank1", "أعطِ رتبة أفضل إعلان لـAli.",
+         ("أفضل ترينكا لـAli",)),
+        (("Eux", "Nous", ""), "fr", "rank1", "Donnez le rang de la meilleure annonce d'Eux.",
+         ("Meilleure Tringa d'Eux", "Meilleure Tringa de Nous")),
+    )
+    for names, language, given, said, legends in cases:
+        board, _ = contest(client, names)
+        sheet = client.get(f"{board}?sheet=ranks&lang={language}").get_data(as_text=True)
+        for legend in legends:
+            assert legend in unescape(words(sheet)), (names, language, legend)
+        assert "Us's" not in sheet and "Nous's" not in sheet and "Them's" not in sheet
+        form, button = find_button(sheet, "reveal")
+        response = submit(client, form, button, extra={given: "7"})
+        shown = unescape(words(client.get(response.headers["Location"]).get_data(as_text=True)))
+        assert said in shown, (names, language, shown[:600])

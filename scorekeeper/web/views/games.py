@@ -218,10 +218,12 @@ def play(game_id: str):
         return _after_action(game_id, doubt, form.back.data or "")
     if form.expected_version.data is not None:
         event["expected_version"] = form.expected_version.data
-    key = f"form:{form.token.data}:{move}"
+    page_key, now = f"form:{form.token.data}:", utc_now()
     try:
-        games.record(get_db(), game_id, event, key, utc_now(),
-                     refuse=lambda game: board.last_card_again(get_db(), game, event))
+        games.record(get_db(), game_id, event, page_key + move, now,
+                     refuse=lambda game: board.last_card_again(get_db(), game, event),
+                     seen=lambda game, version: board.version_seen(get_db(), game, version,
+                                                                   page_key, now))
     except ScoringError as error:
         error = in_page_words(_stale_refusal(game_id, event, error), FORM_WORDS, INCOMPLETE_FORM)
         return _after_action(game_id, error, form.back.data or "")

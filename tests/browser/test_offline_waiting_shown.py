@@ -1,0 +1,92 @@
+"""Playtest 5, #2: offline, the connection box leaves the header's deal line in
+sight and moves nothing, and the board lists the waiting taps in words (a
+waiting Next deal, a second Missa), so no one taps them again."""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from support.table import expect_scores, start_game
+
+WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, hors du score : ",
+                "Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069, Donne suivante"),
+         "en": ("Next deal", "Missa for Nous", "Deal 1/6", "Waiting, not yet counted: ",
+                "Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069, Next deal"),
+         "ar": (None, None, "1/6", "في الانتظار، لم يُحتسب بعد: ", None)}
+
+BOXES = """() => [...document.querySelectorAll(
+  '#board button, #board a.button, #board .status-text span, #board .strip')].map(
+  e => [e.tagName, JSON.stringify(e.getBoundingClientRect())])"""
+
+# Is the deal line's every point out from under the connection box?
+UNCOVERED = """() => { const line = document.querySelector('.status-text span').getBoundingClientRect();
+  const box = document.getElementById('link-state').getBoundingClientRect();
+  return box.height > 0 && line.bottom <= box.top; }"""
+
+
+def _tap(phone, name):
+    phone.get_by_role("button", name=name, exact=True).tap()
+    time.sleep(0.7)  # not a double tap
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)])
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_offline_the_deal_line_shows_and_the_waiting_taps_are_listed(
+        new_phone, screenshot, size, language):
+    next_deal, missa, deal, waiting, listed = WORDS[language]
+    phone = new_phone(viewport={"width": size[0], "height": size[1]})
+    start_game(phone)
+    phone.goto(phone.url + f"?lang={language}")
+    before = phone.evaluate(BOXES)
+    phone.context.set_offline(True)
+    _tap(phone, next_deal)
+    expect(phone.locator("#link-state")).to_be_visible()
+    assert phone.evaluate(UNCOVERED)
+    expect(phone.locator(".status-text")).to_contain_text(deal)
+    strip = phone.locator(".announce-slot .quiet-strip")
+    expect(strip).to_have_text(waiting + next_deal)
+    _tap(phone, missa)
+    _tap(phone, missa)
+    expect(strip).to_have_text(waiting + listed)  # newest first
+    screenshot(phone, f"offline-waiting-listed-{language}-{size[0]}")
+    assert phone.evaluate(UNCOVERED)
+    assert phone.evaluate(BOXES) == before  # nothing moved, the strip's text changed
+    phone.context.set_offline(False)
+    expect(phone.locator(".status-text")).to_contain_text(deal.replace("1/", "2/"), timeout=8000)
+    expect_scores(phone, 2, 0)
+    expect(strip).not_to_contain_text(waiting)  # the server's words again
+    assert len(phone.evaluate(BOXES)) == len(before)
+
+
+def test_arabic_too(new_phone, screenshot):
+    phone = new_phone(viewport={"width": 360, "height": 640})
+    start_game(phone)
+    phone.goto(phone.url + "?lang=ar")
+    phone.context.set_offline(True)
+    phone.locator("button[value=next_deal]").tap()
+    time.sleep(0.7)  # not a double tap
+    phone.locator("button[value='hit.1.1']").tap()
+    expect(phone.locator(".announce-slot .quiet-strip")).to_contain_text(
+        WORDS["ar"][3] + "بونت (1) · \u2068Eux\u2069، التوزيعة التالية")  # Arabic's own comma
+    assert phone.evaluate(UNCOVERED)
+    screenshot(phone, "offline-waiting-listed-ar-360")
+
+
+def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal_2(new_phone):
+    """The playtest's skipped deal: the second Next deal shows in the list, and
+    Undo takes it back (it was never sent, so nothing is lost)."""
+    phone = new_phone(viewport={"width": 360, "height": 640})
+    start_game(phone)
+    phone.context.set_offline(True)
+    _tap(phone, "Donne suivante")
+    _tap(phone, "Donne suivante")
+    strip = phone.locator(".announce-slot .quiet-strip")
+    expect(strip).to_have_text("En attente, hors du score : Donne suivante, Donne suivante")
+    phone.locator(".undo-button").tap()
+    expect(strip).to_have_text("En attente, hors du score : Donne suivante")
+    phone.context.set_offline(False)
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
+    expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
+    phone.wait_for_timeout(1600)  # a poll later, still deal 2
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6")
