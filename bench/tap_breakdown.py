@@ -210,13 +210,14 @@ def bounds(pairs: int, warmup: int = 50) -> None:
         client, path, stream = long_game(folder, 9000)
         events = [next(stream)[0] for _ in range(warmup + pairs + 50)]
         service = service_app(folder, 9000)
+        service_client = service.test_client()
         for i, event in enumerate(events[:50]):  # the service's game keeps step with the tap's
-            post(service.test_client(), "/service", event, f"start-{i}")
+            post(service_client, "/service", event, f"start-{i}")
         floor = floor_app(str(folder / "floor.sqlite3"))
         statements = statements_app(folder, capture_taps(client, path, events[:50]))
         routes = {"tap": (client, path), "floor": (floor.test_client(), "/floor"),
                   "statements": (statements.test_client(), "/statements"),
-                  "service": (service.test_client(), "/service")}
+                  "service": (service_client, "/service")}
         times = {name: [] for name in routes}
         names = list(routes)
         try:
