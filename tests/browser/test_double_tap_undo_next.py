@@ -111,12 +111,8 @@ def test_a_double_tap_on_the_counts_confirm_opens_no_sheet_under_it(new_phone, s
     expect(page.locator(".end-sheet")).to_have_count(0)
 
 
-@pytest.mark.parametrize("gap", [60, 150])
-def test_a_fast_tap_on_another_button_counts_without_javascript(new_phone, server, gap):
-    """Playtest 4, finding 6: Bount, then Missa 60 ms later, before the
-    Bount's page is back: the Missa was lost ("changed on another phone").
-    Both taps of the page count, each once (tests/web/test_fast_second_tap.py)."""
-    page = new_phone(java_script_enabled=False)
+def fast_second_tap(page, server, gap):
+    """Bount, then Missa `gap` ms later, on a new game's board: its id."""
     game = post(page, server, "/api/games", {"sides": ["Nous", "Eux"]})["id"]
     page.goto(f"/games/{game}")
     centres = []
@@ -126,8 +122,26 @@ def test_a_fast_tap_on_another_button_counts_without_javascript(new_phone, serve
     first = time.monotonic()
     page.touchscreen.tap(*centres[0])
     time.sleep(max(0.0, first + gap / 1000 - time.monotonic()))
-    sent = round((time.monotonic() - first) * 1000)
     page.touchscreen.tap(*centres[1])
+    page.wait_for_load_state()
+    return game
+
+
+@pytest.mark.parametrize("gap", [60, 150])
+def test_a_fast_tap_on_another_button_counts_without_javascript(new_phone, server, gap):
+    """Playtest 4, finding 6: Bount, then Missa 60 ms later, before the
+    Bount's page is back: the Missa was lost ("changed on another phone").
+    Both taps of the page count, each once (tests/web/test_fast_second_tap.py).
+    On a busy machine the Bount's page may come back first and the Missa land
+    while the browser swaps pages: it never reaches the server (one record, no
+    refusal), which no server can help; then the taps are made again on a new
+    game, up to 3 times. A refused Missa fails at once."""
+    page = new_phone(java_script_enabled=False)
+    for _ in range(3):
+        game = fast_second_tap(page, server, gap)
+        if state(page, server, game)["version"] == 2 or "autre téléphone" in page.locator(
+                "#board").inner_text():
+            break
     expect(page.locator("#score-0")).to_have_text("2")  # Bount closed by the Missa, + the Missa
-    assert state(page, server, game)["version"] == 2, sent
+    assert state(page, server, game)["version"] == 2
     expect(page.locator("#board")).not_to_contain_text("autre téléphone")
