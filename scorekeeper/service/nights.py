@@ -223,6 +223,9 @@ def round_robin(count: int, number: int) -> tuple[list[tuple[int, int]], int | N
 
 
 def rounds_in_all(night: Night) -> int:
+    """A round robin's rounds (a tournament's are its own: tournaments.py)."""
+    if night.tournament:
+        return 0
     count = len(night.entrants)
     return 0 if count < 2 else count - 1 + count % 2
 

@@ -215,6 +215,7 @@ def add_rematch(db: sqlite_utils.Database, night: nights.Night, game_id: str, re
     a table of free choice. In the caller's transaction."""
     row = db.execute("SELECT round, slot, entrants FROM night_tables WHERE game_id = ?",
                      [game_id]).fetchone()
+    night = nights.get(db, night.id)  # whole: a history's night has no entrants
     if row is not None and row[1] is not None and night.tournament:
         round_, slot, entrants = row
         line = next((m for m in matches(db, night)
