@@ -148,6 +148,15 @@ def rule_values(form: FlaskForm) -> dict[str, Any]:
     return result
 
 
+class ProvisionalForm(CsrfForm):
+    """The finished games a rating takes to be more than provisional."""
+
+    games = IntegerField(_l("A rating is provisional until this many finished games"),
+                         validators=[InputRequired(message=_l("Give a whole number.")),
+                                     NumberRange(1, 50, message=_l(
+                                         "A whole number from %(min)s to %(max)s."))])
+
+
 class _PresetBase(FlaskForm):
     name = _name_field(_l("Name"), required=True)
 
