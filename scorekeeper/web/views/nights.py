@@ -15,6 +15,7 @@ from wtforms.fields.choices import SelectChoice
 from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
 from .. import rule_texts
+from ..elision import about
 from ..errors import sentence_of
 from ..db import get_db
 from ..forms import (
@@ -215,10 +216,9 @@ def withdraw(night_id: str, entrant: int):
         except ScoringError as error:
             flash(sentence_of(error), "error")
         else:
-            name = night.label(entrant)
-            flash(gettext("%(name)s plays again from the next round.", name=name)
-                  if form.action.data == "in" else
-                  gettext("%(name)s plays no more rounds; the rounds played stay.", name=name))
+            flash(about("%(name)s plays again from the next round." if form.action.data == "in"
+                        else "%(name)s plays no more rounds; the rounds played stay.", "name",
+                        night.teams, name=night.label(entrant)))
     return redirect(url_for("nights.show", night_id=night.id) + "#swiss-title", 303)
 
 
@@ -236,8 +236,8 @@ def add_entrant(night_id: str):
         except ScoringError as error:
             flash(sentence_of(error), "error")
         else:
-            flash(gettext("%(name)s joins from the next round.",
-                          name=nights.get(get_db(), night.id).label(position)))
+            flash(about("%(name)s joins from the next round.", "name", night.teams,
+                        name=nights.get(get_db(), night.id).label(position)))
     return redirect(url_for("nights.show", night_id=night.id) + "#swiss-title", 303)
 
 
