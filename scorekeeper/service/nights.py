@@ -128,11 +128,14 @@ def every_night(db: sqlite_utils.Database, limit: int = 100) -> list[tuple[Night
     return [(_night(row[:-1], []), row[-1]) for row in cursor]
 
 
-def tables(db: sqlite_utils.Database, night_id: str) -> list[Table]:
+def tables(db: sqlite_utils.Database, night_id: str, playing: bool = False) -> list[Table]:
+    """The night's tables by number; `playing`: only those being played (a
+    tournament's others are in its bracket or its rounds)."""
     found = []
+    only = " AND g.finished = 0 AND g.deleted_at IS NULL" if playing else ""
     for number, round_, game_id, deleted, slot, entrants in db.execute(
             "SELECT t.number, t.round, t.game_id, g.deleted_at IS NOT NULL, t.slot, t.entrants"
-            " FROM night_tables t JOIN games g ON g.id = t.game_id WHERE t.night_id = ?"
+            f" FROM night_tables t JOIN games g ON g.id = t.game_id WHERE t.night_id = ?{only}"
             " ORDER BY t.number", [night_id]):
         found.append(Table(number, round_, games.load(db, game_id), bool(deleted), slot,
                            tuple(json.loads(entrants)) if entrants else None))

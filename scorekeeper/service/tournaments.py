@@ -106,11 +106,19 @@ def _played(tables) -> list[tournament.Game]:
             for round_, slot, line, won, margin in tables if not line.deleted]
 
 
-def _line(match: tournament.Match, tables) -> MatchLine:
+def _by_slot(tables) -> dict[tuple[int, int], list[TableLine]]:
+    found: dict[tuple[int, int], list[TableLine]] = {}
+    for round_, slot, line, _, _ in tables:
+        if not line.deleted:
+            found.setdefault((round_, slot), []).append(line)
+    return found
+
+
+def _line(match: tournament.Match, tables: dict[tuple[int, int], list[TableLine]]) -> MatchLine:
+    """A match and its tables between its two entrants (`tables`: _by_slot's)."""
     pair = set(match.entrants)
-    mine = tuple(line for round_, slot, line, _, _ in tables
-                 if (round_, slot) == (match.round, match.slot) and set(line.entrants) == pair
-                 and not line.deleted)
+    mine = tuple(line for line in tables.get((match.round, match.slot), ())
+                 if set(line.entrants) == pair)
     playing = next((t for t in mine if not t.finished), None) if match.running else None
     return MatchLine(match, mine, playing)
 
@@ -120,7 +128,8 @@ def bracket(db: sqlite_utils.Database, night: nights.Night) -> Bracket:
     tables = _tables(db, night.id)
     found = tournament.knockout(len(night.entrants), _played(tables), night.match_games)
     stale = set(found.stale)
-    return Bracket([[_line(m, tables) for m in round_] for round_ in found.rounds],
+    slots = _by_slot(tables)
+    return Bracket([[_line(m, slots) for m in round_] for round_ in found.rounds],
                    found.champion,
                    [line for round_, slot, line, won, margin in tables
                     if tournament.Game(round_, slot, line.entrants, won, margin) in stale
@@ -147,8 +156,10 @@ def swiss(db: sqlite_utils.Database, night: nights.Night) -> Swiss:
     matches = tournament.swiss_matches(pairings, _played(tables), night.match_games)
     standings = tournament.swiss_standings(len(night.entrants), matches)
     started = max((p.round for p in pairings), default=0)
-    rounds = [[_line(m, tables) for m in matches if m.round == number]
-              for number in range(1, started + 1)]
+    slots = _by_slot(tables)
+    rounds: list[list[MatchLine]] = [[] for _ in range(started)]
+    for match in matches:
+        rounds[match.round - 1].append(_line(match, slots))
     proposed = None
     if started < (night.rounds or 0):
         number = started + 1

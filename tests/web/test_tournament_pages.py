@@ -208,3 +208,21 @@ def test_the_screen_link_shows_the_bracket_and_nothing_to_press(client, app, api
     assert screen.status_code == 200
     body = screen.get_data(as_text=True)
     assert 'class="bracket"' in body and "<form" not in body and "<button" not in body
+
+
+def test_the_screen_asks_for_the_stamp_alone_through_its_link_too(client, api):
+    """Every second a TV asks whether anything moved: the stamp alone, not
+    every table and match of a 128-entrant evening."""
+    night = new_tournament(client, "knockout", ["Karim", "Salma", "Ali"])
+    html = client.get(night).get_data(as_text=True)
+    submit(client, next(f for f in forms_of(html) if f.action.endswith("/screen-link")))
+    link = re.search(r'href="http://[^"]+(/nights/\w+/screen\?screen=\w+)"',
+                     client.get(night).get_data(as_text=True)).group(1)
+    away = {"REMOTE_ADDR": "192.168.1.20"}
+    screen = client.get(link, environ_base=away).get_data(as_text=True)
+    feed = markup.unescape(re.search(r'data-feed="([^"]+)"', screen).group(1))
+    assert "stamp=1" in feed and "screen=" in feed
+    before = client.get(feed, environ_base=away).get_json()
+    assert list(before) == ["stamp"]
+    submit(client, start_button(client, night, "Salma – Ali"))
+    assert client.get(feed, environ_base=away).get_json()["stamp"] != before["stamp"]

@@ -109,11 +109,12 @@ def show(night_id: str):
     db = get_db()
     night = night_or_404(night_id)
     return render_template(
-        "nights/show.html", night=night, tables=nights.tables(db, night.id),
+        "nights/show.html", night=night, tables=nights.tables(db, night.id, night.tournament),
         screen_form=ScreenForm(formdata=None, token=one_time_token()),
         action_form=ConfirmForm(formdata=None, token=one_time_token()),
         entrant_form=EntrantForm(formdata=None, token=one_time_token()),
         screen_url=_screen_url(night, external=True) if night.screen_key else None,
+        every_round=request.args.get("rounds") == "all",
         **_progress(night),
     )
 
@@ -259,7 +260,9 @@ def screen_link(night_id: str):
 
 def _screen_context(night: nights.Night) -> dict:
     db = get_db()
-    return {"night": night, "tables": nights.tables(db, night.id),
+    # A tournament's screen shows the tables being played: its bracket or its
+    # rounds have the others' results.
+    return {"night": night, "tables": nights.tables(db, night.id, night.tournament),
             "stamp": nights.stamp(db, night.id), **_progress(night)}
 
 
@@ -271,7 +274,8 @@ def screen(night_id: str):
     context = _screen_context(night)
     template = "nights/_screen.html" if request.headers.get("X-Screen") == "1" \
         else "nights/screen.html"
-    data_url = url_for("nights.screen_data", night_id=night.id,
+    # The script asks for the stamp alone every second, and for the content once it moved.
+    data_url = url_for("nights.screen_data", night_id=night.id, stamp=1,
                        **({screen_access.QUERY: request.args[screen_access.QUERY]}
                           if screen_access.QUERY in request.args else {}))
     html = render_template(template, data_url=data_url,
@@ -282,8 +286,13 @@ def screen(night_id: str):
 
 @bp.get("/nights/<night_id>/screen.json")
 def screen_data(night_id: str):
-    """The night's tables and standings as data; `stamp` changes with any of them."""
+    """The night's tables and standings as data; `stamp` changes with any of them
+    (`?stamp=1`: the stamp alone, what the big screen asks every second)."""
     night = night_or_404(night_id)
+    if request.args.get("stamp") == "1":
+        response = jsonify({"stamp": nights.stamp(get_db(), night.id)})
+        response.headers["Cache-Control"] = "no-store"
+        return response
     context = _screen_context(night)
     response = jsonify({
         "night": {"id": night.id, "name": night.name, "date": night.date},
