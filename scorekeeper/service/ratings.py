@@ -29,7 +29,6 @@ from ..engine.errors import N_, InvalidInput
 from ..storage.db import write_transaction
 
 MODEL = PlackettLuce()
-Z = 3  # the conservative figure: mean minus 3 standard deviations
 # The scale people read: points around 1,000 (openskill's starting mean), 40
 # points to one unit of its mean, and the ± its uncertainty in points: a
 # newcomer is 1,000 ± 333, as a chess club's newcomer is 1,500 ± 350.
@@ -37,7 +36,6 @@ CENTRE, SCALE = 1000, 40
 PROVISIONAL_KEY = "provisional_games"
 PROVISIONAL_GAMES = 5  # finished games before a rating is more than provisional (a setting)
 PROVISIONAL_RANGE = (1, 50)
-MIN_GAMES = PROVISIONAL_GAMES  # kept for callers that ask the default
 # From a game on in the order (rated_at, game_id); `{t}` an alias's prefix.
 _FROM = "({t}rated_at > ? OR ({t}rated_at = ? AND {t}game_id >= ?))"
 LATER, LATER_R = _FROM.format(t=""), _FROM.format(t="r.")
@@ -49,10 +47,6 @@ class Rating:
     sigma: float
     games: int
     wins: int = 0
-
-    @property
-    def conservative(self) -> float:
-        return self.mu - Z * self.sigma
 
     @property
     def points(self) -> int:

@@ -38,7 +38,7 @@ def test_every_default_name_is_nobody_and_a_typed_name_is_someone():
 
 
 def test_default_sides_are_not_players_ratings_nor_names_of_the_statistics(api, store):
-    for _ in range(3):  # enough rated games to be ranked (ratings.MIN_GAMES)
+    for _ in range(3):  # enough rated games to be ranked with min_games=3
         finish(api, api.new_game(sides=["Nous", "Eux"])["id"])
         finish(api, api.new_game(sides=["Us", "Them"])["id"], winner=1)
         finish(api, api.new_game(sides=["نحن", "هم", "أنتم"], players=3)["id"], winner=2)
