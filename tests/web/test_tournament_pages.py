@@ -191,6 +191,12 @@ def test_a_round_robin_offers_its_next_round_once_its_tables_are_done(english, a
     finish(api, first, api.state(first)["sides"][0])
     html = english.get(f"/nights/{night}/round").get_data(as_text=True)
     assert "Table 2 · being played" in text(html) and "Start anyway" in text(html)
+    form = next(f for f in forms_of(html) if f.method == "post")
+    response = english.post(f"/nights/{night}/round", data=dict(form.fields, force=""))
+    assert response.headers["Location"].endswith(f"/nights/{night}/round")  # not confirmed
+    assert "confirm to start this one anyway" in text(english.get(
+        response.headers["Location"]).get_data(as_text=True))
+    assert len(night_games(app, night)) == 2
     finish(api, second, api.state(second)["sides"][1])
     page = text(english.get(f"/nights/{night}").get_data(as_text=True))
     assert "Next round (2 of 3)" in page and "still being played" not in page
