@@ -82,21 +82,24 @@ class Swiss:
 
 def _tables(db: sqlite_utils.Database, night_id: str) -> list[tuple[int, int, TableLine, int | None,
                                                                   int]]:
-    """The night's match tables: (round, slot, line, winner's entrant, margin)."""
+    """The night's match tables: (round, slot, line, winner's entrant, margin).
+    A match's game has two sides: their summary rows give the scores and the
+    margin, without reading the game's state (a Swiss evening of 128 has 448)."""
     found = []
-    for number, game_id, round_, slot, entrants, finished, winner, deleted, scores, margin in (
+    for number, game_id, round_, slot, entrants, finished, winner, deleted, *sides in (
             db.execute(
                 "SELECT t.number, t.game_id, t.round, t.slot, t.entrants, g.finished, g.winner,"
-                " g.deleted_at IS NOT NULL, json_extract(g.state, '$.scores'),"
-                " (SELECT gs.margin FROM game_sides gs WHERE gs.game_id = g.id"
-                "  AND gs.side = g.winner)"
+                " g.deleted_at IS NOT NULL, a.score, b.score, a.margin, b.margin"
                 " FROM night_tables t JOIN games g ON g.id = t.game_id"
+                " JOIN game_sides a ON a.game_id = t.game_id AND a.side = 0"
+                " JOIN game_sides b ON b.game_id = t.game_id AND b.side = 1"
                 " WHERE t.night_id = ? AND t.slot IS NOT NULL ORDER BY t.number", [night_id])):
-        pair = tuple(json.loads(entrants))
-        line = TableLine(number, game_id, pair, tuple(json.loads(scores)), bool(finished),
+        first, second = entrants.strip("[]").split(",")  # stored as "[a, b]"
+        pair = (int(first), int(second))
+        line = TableLine(number, game_id, pair, (sides[0], sides[1]), bool(finished),
                          bool(deleted))
         won = pair[winner] if finished and winner is not None else None
-        found.append((round_, slot, line, won, margin or 0))
+        found.append((round_, slot, line, won, sides[2 + winner] if won is not None else 0))
     return found
 
 
