@@ -115,10 +115,11 @@ def build(path: str, knockout: int, swiss: int, swiss_rounds: int, seed: int = 2
     return held
 
 
-def _timed(call) -> float:
-    started = time.perf_counter()
+def _timed(call) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (this thread's: what other processes do not lengthen)."""
+    started, cpu_started = time.perf_counter(), time.thread_time()
     call()
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.thread_time() - cpu_started
 
 
 def _get(client, url: str, **kwargs):
@@ -160,15 +161,18 @@ def one_repeat(client, db, held: dict, samples: int, warmup: int) -> dict:
         "home": _get(client, "/"),
     }
     wall: dict[str, list[float]] = {name: [] for name in calls}
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
     for index in range(warmup + samples):
         measured = {name: _timed(call) for name, call in calls.items()}
         if index >= warmup:
-            for name, seconds in measured.items():
+            for name, (seconds, cpu_seconds) in measured.items():
                 wall[name].append(seconds)
+                cpu[name].append(cpu_seconds)
     figures = {}
     for name, values in wall.items():
         figures[f"{name}_p50_ms"] = ms(percentile(values, 0.5))
         figures[f"{name}_p99_ms"] = ms(percentile(values, 0.99))
+        figures[f"{name}_cpu_p50_ms"] = ms(percentile(cpu[name], 0.5))
     for kind in ("knockout", "swiss"):  # an update: the stamp asked, then the content swapped in
         figures[f"{kind}_screen_update_p99_ms"] = round(
             figures[f"{kind}_screen_poll_p99_ms"] + figures[f"{kind}_screen_content_p99_ms"], 3)
@@ -218,6 +222,8 @@ def measure(knockout: int, swiss: int, swiss_rounds: int, repeats: int, samples:
         f" content p50 {f['swiss_screen_content_p50_ms']:.1f}); the whole `screen.json` p50: "
         f"knockout {f['knockout_screen_data_p50_ms']:.1f}, Swiss "
         f"{f['swiss_screen_data_p50_ms']:.1f}; beside them the home page p50 "
-        f"{f['home_p50_ms']:.1f}"
+        f"{f['home_p50_ms']:.1f}; CPU p50: knockout page {f['knockout_page_cpu_p50_ms']:.1f}, "
+        f"Swiss page {f['swiss_page_cpu_p50_ms']:.1f}, Swiss screen content "
+        f"{f['swiss_screen_content_cpu_p50_ms']:.1f}, home page {f['home_cpu_p50_ms']:.1f}"
     )
     return Row(measured, checks, figures, runs)
