@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlite_utils
 
-from . import ratings, summaries
+from . import players, ratings, summaries
 from ..storage.db import write_transaction
 from .summaries import name_key
 
@@ -78,13 +78,19 @@ def line_from_row(row: tuple[Any, ...]) -> GameLine:
 def games_page(db: sqlite_utils.Database, number: int = 1, name: str | None = None,
                binned: bool = False, person: int | None = None) -> Page:
     """Page `number` (from 1) of the games, newest first: those in the bin
-    when `binned` (latest thrown first), else the others; only those where a
-    side bears `name` (case ignored) when given. Raises NoSuchPage."""
+    when `binned` (latest thrown first), else the others; `name` given, only
+    the games of the people it is (any of their names: now, before a rename,
+    a nickname; team games too, players.known_as) and those where a side
+    bears it (case ignored). Raises NoSuchPage."""
     where = ["deleted_at IS NOT NULL" if binned else "deleted_at IS NULL"]
     params: list[Any] = []
     if name:
-        where.append("id IN (SELECT game_id FROM game_sides WHERE name_key = ?)")
-        params.append(name_key(name))
+        people = sorted(players.known_as(db, name))
+        marks = ", ".join("?" for _ in people)
+        where.append("(id IN (SELECT game_id FROM game_sides WHERE name_key = ?)"
+                     + (f" OR id IN (SELECT game_id FROM seats WHERE person IN ({marks})))"
+                        if people else ")"))
+        params += [name_key(name), *people]
     if person is not None:  # a player's games (players.py), whatever their sides' names
         where.append("id IN (SELECT game_id FROM seats WHERE person = ?)")
         params.append(person)

@@ -1,6 +1,9 @@
 """Club nights in export documents (format version 2, transfer.py): each
 night with its entrants and tables (the games by id, which the same
-document carries). The screen link's key is never exported.
+document carries); a knockout or a Swiss night also with its `tournament`:
+its settings, its entrants' rounds of joining and withdrawing, the pairings
+its Swiss rounds were given and each table's match, from which its bracket
+and standings are read again. The screen link's key is never exported.
 """
 
 import json
@@ -14,20 +17,35 @@ from ..engine.errors import N_, InvalidInput, RuleViolation
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")
+TOURNAMENT_FIELDS = ("format", "match_games", "seeding", "rounds", "joined", "withdrawn",
+                     "pairings", "matches")
 
 
 def export_nights(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     documents = []
     for night, _ in reversed(nights.every_night(db, limit=1_000_000)):
         full = nights.get(db, night.id)
-        documents.append({
+        rows = db.execute("SELECT game_id, number, round, created_at, slot, entrants"
+                          " FROM night_tables WHERE night_id = ? ORDER BY number",
+                          [full.id]).fetchall()
+        document = {
             "id": full.id, "name": full.name, "date": full.date, "preset": full.preset,
             "players": full.players, "created_at": full.created_at, "entrants": full.entrants,
             "tables": [{"game": g, "number": n, "round": r, "created_at": t}
-                       for g, n, r, t in db.execute(
-                           "SELECT game_id, number, round, created_at FROM night_tables"
-                           " WHERE night_id = ? ORDER BY number", [full.id])],
-        })
+                       for g, n, r, t, _, _ in rows],
+        }
+        if full.tournament:
+            document["tournament"] = {
+                "format": full.format, "match_games": full.match_games,
+                "seeding": full.seeding, "rounds": full.rounds, "joined": full.joined,
+                "withdrawn": full.withdrawn,
+                "pairings": [{"round": r, "slot": s, "entrants": [a, b]} for r, s, a, b in
+                             db.execute("SELECT round, slot, first, second FROM night_pairings"
+                                        " WHERE night_id = ? ORDER BY round, slot", [full.id])],
+                "matches": [{"game": g, "slot": s, "entrants": json.loads(e)}
+                            for g, _, _, _, s, e in rows if s is not None],
+            }
+        documents.append(document)
     return documents
 
 
@@ -35,8 +53,65 @@ def _fail(message: str, **params) -> None:
     raise InvalidInput(message, **params)
 
 
+def _whole(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _check_tournament(found: Any, night: dict) -> dict:
+    """A knockout's or a Swiss night's `tournament`, checked against its
+    entrants and tables; the fields a new night takes, for parse_night."""
+    if not isinstance(found, dict) or set(found) != set(TOURNAMENT_FIELDS):
+        _fail(N_("A night's tournament must be an object with exactly the fields: "
+                 "%(fields)s."), fields=", ".join(TOURNAMENT_FIELDS))
+    if found["format"] not in ("knockout", "swiss"):
+        _fail(N_("A night's tournament is a knockout or a Swiss evening."))
+    count = len(night["entrants"]) if isinstance(night["entrants"], list) else 0
+    joined, withdrawn = found["joined"], found["withdrawn"]
+    if not (isinstance(joined, list) and isinstance(withdrawn, list)
+            and len(joined) == len(withdrawn) == count
+            and all(_whole(j, 1, 1000) for j in joined)
+            and all(w is None or _whole(w, j, 1000) for j, w in zip(joined, withdrawn))):
+        _fail(N_("A tournament's rounds of joining and withdrawing are one per entrant."))
+    if found["format"] == "knockout" and (any(j != 1 for j in joined) or any(
+            w is not None for w in withdrawn) or found["pairings"]):
+        _fail(N_("A knockout has neither late entrants, withdrawals nor Swiss pairings."))
+    pairings = found["pairings"]
+    if not isinstance(pairings, list):
+        _fail(N_("A tournament's pairings must be a list."))
+    given = set()
+    for pairing in pairings:
+        if not (isinstance(pairing, dict) and set(pairing) == {"round", "slot", "entrants"}
+                and _whole(pairing["round"], 1, 1000) and _whole(pairing["slot"], 1, 1000)
+                and (pairing["round"], pairing["slot"]) not in given
+                and isinstance(pairing["entrants"], list) and len(pairing["entrants"]) == 2
+                and _whole(pairing["entrants"][0], 0, count - 1)
+                and (pairing["entrants"][1] is None
+                     or _whole(pairing["entrants"][1], 0, count - 1))
+                and pairing["entrants"][0] != pairing["entrants"][1]):
+            _fail(N_("A tournament's pairing is a round, a slot and two entrants (the second "
+                     "null for a bye)."))
+        given.add((pairing["round"], pairing["slot"]))
+    rounds = {t.get("game"): t.get("round") for t in night["tables"] if isinstance(t, dict)}
+    matches = found["matches"]
+    if not isinstance(matches, list):
+        _fail(N_("A tournament's matches must be a list."))
+    seen = set()
+    for match in matches:
+        if not (isinstance(match, dict) and set(match) == {"game", "slot", "entrants"}
+                and rounds.get(match["game"] if isinstance(match["game"], str) else None)
+                and match["game"] not in seen and _whole(match["slot"], 1, 1000)
+                and isinstance(match["entrants"], list) and len(match["entrants"]) == 2
+                and all(_whole(e, 0, count - 1) for e in match["entrants"])
+                and match["entrants"][0] != match["entrants"][1]):
+            _fail(N_("A tournament's match is one of the night's tables of a round, its slot "
+                     "and its two entrants."))
+        seen.add(match["game"])
+    return {"format": found["format"], "match_games": found["match_games"],
+            "seeding": found["seeding"], "rounds": found["rounds"]}
+
+
 def _check_night(night: Any, game_ids: set[str]) -> dict:
-    if not isinstance(night, dict) or set(night) != set(NIGHT_FIELDS):
+    if not isinstance(night, dict) or set(night) - {"tournament"} != set(NIGHT_FIELDS):
         _fail(N_("A night must be an object with exactly the fields: %(fields)s."),
               fields=", ".join(NIGHT_FIELDS))
     if not isinstance(night["id"], str) or not nights.NIGHT_ID.fullmatch(night["id"]):
@@ -49,13 +124,16 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
     preset = night["preset"]
     if not isinstance(preset, str) or not 1 <= len(preset) <= 40:
         _fail(N_("A night's preset must be a name of 1 to 40 characters."))
-    # The rest as a new night's (the preset aside: another table's may be unknown here).
-    checked = nights.parse_night(dict(night, preset=preset), {preset: None})
-    if checked["name"] != night["name"] or checked["entrants"] != night["entrants"]:
-        _fail(N_("A night's names must be stored trimmed."))
     tables = night["tables"]
     if not isinstance(tables, list):
         _fail(N_("A night's tables must be a list."))
+    settings = _check_tournament(night["tournament"], night) if "tournament" in night else {}
+    # The rest as a new night's (the preset aside: another table's may be unknown here).
+    checked = nights.parse_night(dict(night, preset=preset, **settings), {preset: None})
+    if checked["name"] != night["name"] or checked["entrants"] != night["entrants"]:
+        _fail(N_("A night's names must be stored trimmed."))
+    if settings and settings["rounds"] != checked["rounds"]:
+        _fail(N_("A Swiss evening's rounds are a number; a knockout's are null."))
     for number, table in enumerate(tables, 1):
         if not isinstance(table, dict) or set(table) != set(TABLE_FIELDS):
             _fail(N_("A night's table must be an object with exactly the fields: %(fields)s."),
@@ -100,16 +178,29 @@ def import_nights(db: sqlite_utils.Database, documents: list[dict]) -> None:
                           [table["game"]]).fetchone():
                 raise RuleViolation(N_("Nothing was imported: the game %(id)s is a table of "
                                        "another night here."), id=table["game"])
-        db.execute("INSERT INTO nights (id, name, date, preset, players, created_at)"
-                   " VALUES (?, ?, ?, ?, ?, ?)",
+        found = night.get("tournament") or {
+            "format": "round_robin", "match_games": 1, "seeding": None, "rounds": None,
+            "joined": [1] * len(night["entrants"]), "withdrawn": [None] * len(night["entrants"]),
+            "pairings": [], "matches": []}
+        db.execute("INSERT INTO nights (id, name, date, preset, players, created_at, format,"
+                   " match_games, seeding, rounds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [night["id"], night["name"], night["date"], night["preset"],
-                    night["players"], night["created_at"]])
+                    night["players"], night["created_at"], found["format"],
+                    found["match_games"], found["seeding"], found["rounds"]])
         db.conn.executemany(
-            "INSERT INTO night_entrants (night_id, position, names) VALUES (?, ?, ?)",
-            [(night["id"], i, json.dumps(n, ensure_ascii=False))
-             for i, n in enumerate(night["entrants"])])
+            "INSERT INTO night_entrants (night_id, position, names, joined_round,"
+            " withdrawn_round) VALUES (?, ?, ?, ?, ?)",
+            [(night["id"], i, json.dumps(n, ensure_ascii=False), found["joined"][i],
+              found["withdrawn"][i]) for i, n in enumerate(night["entrants"])])
+        match = {m["game"]: m for m in found["matches"]}
         db.conn.executemany(
-            "INSERT INTO night_tables (game_id, night_id, number, round, created_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(t["game"], night["id"], t["number"], t["round"], t["created_at"])
+            "INSERT INTO night_tables (game_id, night_id, number, round, created_at, slot,"
+            " entrants) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(t["game"], night["id"], t["number"], t["round"], t["created_at"],
+              match[t["game"]]["slot"] if t["game"] in match else None,
+              json.dumps(match[t["game"]]["entrants"]) if t["game"] in match else None)
              for t in night["tables"]])
+        db.conn.executemany(
+            "INSERT INTO night_pairings (night_id, round, slot, first, second)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(night["id"], p["round"], p["slot"], *p["entrants"]) for p in found["pairings"]])

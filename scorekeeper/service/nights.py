@@ -5,13 +5,16 @@ whether its games are two players or teams of two. Tables are added as
 games start: one at a time (the new-game page), or a whole round of the
 round robin of its entrants (up to 8 players or teams). Its standings are
 read from the per-side summaries of its finished games (wins, then
-margin), never a replay, and no tap writes anything here.
+margin), never a replay, and no tap writes anything here. A night may
+instead be a knockout or a Swiss evening of up to 128 entrants, seeded by
+rating or drawn when it is made (tournaments.py plays them).
 
 No Flask; callers hold the write transaction where they write.
 """
 
 import datetime
 import json
+import random
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -19,13 +22,17 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import games, players
+from . import games, players, ratings
 from .. import engine
+from ..engine import tournament
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.limits import NAME_LENGTH
 from ..storage.db import write_transaction
 
-MAX_ENTRANTS = 8
+MAX_ENTRANTS = 8  # a round robin's
+MAX_TOURNAMENT = 128  # a knockout's or a Swiss evening's
+FORMATS = ("round_robin", "knockout", "swiss")
+SEEDINGS = ("rating", "draw")
 SCREEN_KEY_LENGTH = 20  # about 99 bits: read-only, and out of reach of guessing
 KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 NIGHT_ID = re.compile(r"[a-z0-9]{8,40}")
@@ -40,11 +47,25 @@ class Night:
     players: int
     created_at: str
     screen_key: str | None
-    entrants: list[list[str]] = field(default_factory=list)
+    format: str = "round_robin"
+    match_games: int = 1  # a knockout's or a Swiss match: one game, or the best of three
+    seeding: str | None = None  # "rating" or "draw": how the entrants' order was made
+    rounds: int | None = None  # a Swiss evening's
+    entrants: list[list[str]] = field(default_factory=list)  # in seed order
+    joined: list[int] = field(default_factory=list)  # each entrant's first round
+    withdrawn: list[int | None] = field(default_factory=list)  # the round it no longer plays
 
     @property
     def teams(self) -> bool:
         return self.players == 4
+
+    @property
+    def tournament(self) -> bool:
+        """A knockout or a Swiss evening (not a round robin, nor free choice)."""
+        return self.format != "round_robin"
+
+    def label(self, entrant: int) -> str:
+        return _label(self.entrants[entrant])
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +74,8 @@ class Table:
     round: int | None
     game: games.Game
     deleted: bool
+    slot: int | None = None  # a tournament's match: its place in the round
+    entrants: tuple[int, int] | None = None  # and the entrants of its two sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +100,12 @@ class Tie:
 
 # -- reading ---------------------------------------------------------------------------------
 
-def _night(row, entrants) -> Night:
-    return Night(*row, entrants=entrants)
+def _night(row, entrants=(), joined=(), withdrawn=()) -> Night:
+    return Night(*row, entrants=list(entrants), joined=list(joined), withdrawn=list(withdrawn))
 
 
-NIGHT_COLUMNS = "id, name, date, preset, players, created_at, screen_key"
+NIGHT_COLUMNS = ("id, name, date, preset, players, created_at, screen_key, format, match_games,"
+                 " seeding, rounds")
 
 
 def get(db: sqlite_utils.Database, night_id: str) -> Night | None:
@@ -90,9 +114,10 @@ def get(db: sqlite_utils.Database, night_id: str) -> Night | None:
     row = db.execute(f"SELECT {NIGHT_COLUMNS} FROM nights WHERE id = ?", [night_id]).fetchone()
     if row is None:
         return None
-    entrants = [json.loads(names) for (names,) in db.execute(
-        "SELECT names FROM night_entrants WHERE night_id = ? ORDER BY position", [night_id])]
-    return _night(row, entrants)
+    found = db.execute("SELECT names, joined_round, withdrawn_round FROM night_entrants"
+                       " WHERE night_id = ? ORDER BY position", [night_id]).fetchall()
+    return _night(row, [json.loads(names) for names, _, _ in found], [j for _, j, _ in found],
+                  [w for _, _, w in found])
 
 
 def every_night(db: sqlite_utils.Database, limit: int = 100) -> list[tuple[Night, int]]:
@@ -103,13 +128,17 @@ def every_night(db: sqlite_utils.Database, limit: int = 100) -> list[tuple[Night
     return [(_night(row[:-1], []), row[-1]) for row in cursor]
 
 
-def tables(db: sqlite_utils.Database, night_id: str) -> list[Table]:
+def tables(db: sqlite_utils.Database, night_id: str, playing: bool = False) -> list[Table]:
+    """The night's tables by number; `playing`: only those being played (a
+    tournament's others are in its bracket or its rounds)."""
     found = []
-    for number, round_, game_id, deleted in db.execute(
-            "SELECT t.number, t.round, t.game_id, g.deleted_at IS NOT NULL FROM night_tables t"
-            " JOIN games g ON g.id = t.game_id WHERE t.night_id = ? ORDER BY t.number",
-            [night_id]):
-        found.append(Table(number, round_, games.load(db, game_id), bool(deleted)))
+    only = " AND g.finished = 0 AND g.deleted_at IS NULL" if playing else ""
+    for number, round_, game_id, deleted, slot, entrants in db.execute(
+            "SELECT t.number, t.round, t.game_id, g.deleted_at IS NOT NULL, t.slot, t.entrants"
+            f" FROM night_tables t JOIN games g ON g.id = t.game_id WHERE t.night_id = ?{only}"
+            " ORDER BY t.number", [night_id]):
+        found.append(Table(number, round_, games.load(db, game_id), bool(deleted), slot,
+                           tuple(json.loads(entrants)) if entrants else None))
     return found
 
 
@@ -197,6 +226,9 @@ def round_robin(count: int, number: int) -> tuple[list[tuple[int, int]], int | N
 
 
 def rounds_in_all(night: Night) -> int:
+    """A round robin's rounds (a tournament's are its own: tournaments.py)."""
+    if night.tournament:
+        return 0
     count = len(night.entrants)
     return 0 if count < 2 else count - 1 + count % 2
 
@@ -205,6 +237,26 @@ def rounds_started(db: sqlite_utils.Database, night_id: str) -> int:
     row = db.execute("SELECT coalesce(max(round), 0) FROM night_tables WHERE night_id = ?",
                      [night_id]).fetchone()
     return row[0]
+
+
+def unfinished(db: sqlite_utils.Database, night_id: str, round_: int) -> list[int]:
+    """The tables of round `round_` still being played (not over, not in the
+    bin), by number: the night moves on to its next round once there is none."""
+    return [number for (number,) in db.execute(
+        "SELECT t.number FROM night_tables t JOIN games g ON g.id = t.game_id"
+        " WHERE t.night_id = ? AND t.round = ? AND g.finished = 0 AND g.deleted_at IS NULL"
+        " ORDER BY t.number", [night_id, round_])]
+
+
+class RoundNotDone(RuleViolation):
+    """The round before is still being played: the director confirms
+    (`force`) with the unfinished tables named."""
+
+    def __init__(self, tables: list[int]):
+        super().__init__(N_("Tables are still being played in the round before: %(tables)s. "
+                            "Confirm to start the next round anyway."),
+                         tables=", ".join(map(str, tables)))
+        self.tables = tables
 
 
 def next_round(db: sqlite_utils.Database, night: Night
@@ -229,7 +281,11 @@ def _text(value: Any, length: int, message: str) -> str:
 
 def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules]) -> dict:
     """A new night's fields, checked: name, date (YYYY-MM-DD), preset, players
-    (2 or 4) and entrants (up to 8 players, or teams of two names)."""
+    (2 or 4), format (a round robin unless told), and entrants: up to 8
+    players or teams of two names for a round robin (none: free choice), 2 to
+    128 for a knockout or a Swiss evening, which also take the match (1 game
+    or the best of 3), the seeding (by rating, or drawn) and, for a Swiss
+    evening, its rounds (enough for one unbeaten entrant unless told)."""
     name = _text(data.get("name"), NAME_LENGTH,
                  N_("A night's name takes 1 to %(length)s characters."))
     try:
@@ -242,13 +298,48 @@ def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules
     count = data.get("players")
     if count not in (2, 4):
         raise InvalidInput(N_("A night's games are two players, or teams of two."))
+    kind = data.get("format", "round_robin")
+    if kind not in FORMATS:
+        raise InvalidInput(N_("A night is a round robin, a knockout or a Swiss evening."))
+    most = MAX_ENTRANTS if kind == "round_robin" else MAX_TOURNAMENT
     entrants = data.get("entrants") or []
-    if not isinstance(entrants, list) or len(entrants) > MAX_ENTRANTS:
-        raise InvalidInput(N_("A round robin takes at most %(count)s players or teams."),
-                           count=MAX_ENTRANTS)
-    checked, keys = [], set()
+    if not isinstance(entrants, list) or len(entrants) > most:
+        if kind == "round_robin":
+            raise InvalidInput(N_("A round robin takes at most %(count)s players or teams."),
+                               count=MAX_ENTRANTS)
+        raise InvalidInput(N_("A knockout or a Swiss evening takes at most %(count)s players "
+                              "or teams."), count=MAX_TOURNAMENT)
+    checked = check_entrants(entrants, count)
+    if kind == "round_robin" and len(checked) == 1:
+        raise InvalidInput(N_("A round robin needs two entrants at least (or none: free "
+                              "choice)."))
+    fields = {"name": name, "date": day, "preset": preset, "players": count, "format": kind,
+              "match_games": 1, "seeding": None, "rounds": None, "entrants": checked}
+    if kind == "round_robin":
+        return fields
+    if len(checked) < 2:
+        raise InvalidInput(N_("A knockout or a Swiss evening needs two entrants at least."))
+    fields["match_games"] = data.get("match_games", 1)
+    if fields["match_games"] not in (1, 3) or type(fields["match_games"]) is not int:
+        raise InvalidInput(N_("A match is one game, or the best of three."))
+    fields["seeding"] = data.get("seeding", "rating")
+    if fields["seeding"] not in SEEDINGS:
+        raise InvalidInput(N_("The entrants are seeded by their rating, or drawn."))
+    if kind == "swiss":
+        rounds = data.get("rounds") or tournament.swiss_rounds(len(checked))
+        if type(rounds) is not int or not 1 <= rounds <= max(1, len(checked) - 1):
+            raise InvalidInput(N_("A Swiss evening of %(count)s entrants plays 1 to %(most)s "
+                                  "rounds."), count=len(checked), most=max(1, len(checked) - 1))
+        fields["rounds"] = rounds
+    return fields
+
+
+def check_entrants(entrants: list, count: int, taken: set[str] = frozenset()) -> list[list[str]]:
+    """Each entrant's names, cleaned: one player, or a team's two with four
+    players; no name twice (nor one of `taken`, the name keys already in)."""
+    checked, keys = [], set(taken)
+    size = 2 if count == 4 else 1
     for names in entrants:
-        size = 2 if count == 4 else 1
         if not isinstance(names, list) or len(names) != size or "" in names:
             raise InvalidInput(N_("Each team has two players; each player plays alone."))
         names = [players.check_name(n) for n in names]
@@ -257,57 +348,92 @@ def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules
                 raise InvalidInput(N_("%(name)s is entered twice."), name=n)
             keys.add(players.name_key(n))
         checked.append(names)
-    if len(checked) == 1:
-        raise InvalidInput(N_("A round robin needs two entrants at least (or none: free "
-                              "choice)."))
-    return {"name": name, "date": day, "preset": preset, "players": count,
-            "entrants": checked}
+    return checked
+
+
+def seeded(db: sqlite_utils.Database, entrants: list[list[str]], seeding: str | None,
+           draw: random.Random | None = None) -> list[list[str]]:
+    """The entrants in seed order: by rating (the mean of a team's two, a
+    newcomer at the start's; equal ratings keep the order typed), or drawn;
+    as typed for a round robin."""
+    if seeding == "draw":
+        order = list(entrants)
+        (draw or random.SystemRandom()).shuffle(order)
+        return order
+    if seeding != "rating":
+        return list(entrants)
+
+    def level(names: list[str]) -> float:
+        found = [players.by_name(db, n) for n in names]
+        rated = [ratings.of_person(db, p.person) if p else None for p in found]
+        return sum(r.mu if r else ratings.MODEL.mu for r in rated) / len(names)
+
+    return sorted(entrants, key=level, reverse=True)
 
 
 def create(db: sqlite_utils.Database, data: Mapping[str, Any], now: str,
-           presets: Mapping[str, engine.HouseRules]) -> Night:
+           presets: Mapping[str, engine.HouseRules], draw: random.Random | None = None) -> Night:
     fields = parse_night(data, presets)
     with write_transaction(db):
         night_id = games.new_game_id()
         while get(db, night_id) is not None:
             night_id = games.new_game_id()
-        db.execute("INSERT INTO nights (id, name, date, preset, players, created_at)"
-                   " VALUES (?, ?, ?, ?, ?, ?)",
+        db.execute("INSERT INTO nights (id, name, date, preset, players, created_at, format,"
+                   " match_games, seeding, rounds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [night_id, fields["name"], fields["date"], fields["preset"],
-                    fields["players"], now])
+                    fields["players"], now, fields["format"], fields["match_games"],
+                    fields["seeding"], fields["rounds"]])
+        entrants = seeded(db, fields["entrants"], fields["seeding"], draw)
         db.conn.executemany(
             "INSERT INTO night_entrants (night_id, position, names) VALUES (?, ?, ?)",
-            [(night_id, i, json.dumps(n, ensure_ascii=False))
-             for i, n in enumerate(fields["entrants"])])
+            [(night_id, i, json.dumps(n, ensure_ascii=False)) for i, n in enumerate(entrants)])
     return get(db, night_id)
 
 
 def add_table(db: sqlite_utils.Database, night_id: str, game_id: str, round_: int | None,
-              now: str) -> int:
-    """The game becomes the night's next table; its number. In the caller's transaction."""
+              now: str, slot: int | None = None,
+              entrants: tuple[int, int] | None = None) -> int:
+    """The game becomes the night's next table (of a tournament's match: its
+    `slot` in the round and the `entrants` of its two sides); its number. In
+    the caller's transaction."""
     if db.execute("SELECT 1 FROM night_tables WHERE game_id = ?", [game_id]).fetchone():
         return db.execute("SELECT number FROM night_tables WHERE game_id = ?",
                           [game_id]).fetchone()[0]
     number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM night_tables"
                         " WHERE night_id = ?", [night_id]).fetchone()[0]
-    db.execute("INSERT INTO night_tables (game_id, night_id, number, round, created_at)"
-               " VALUES (?, ?, ?, ?, ?)", [game_id, night_id, number, round_, now])
+    db.execute("INSERT INTO night_tables (game_id, night_id, number, round, created_at, slot,"
+               " entrants) VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [game_id, night_id, number, round_, now, slot,
+                None if entrants is None else json.dumps(list(entrants))])
     return number
 
 
 def start_table(db: sqlite_utils.Database, night: Night, body: Any, key: str | None,
                 now: str, presets: Mapping[str, engine.HouseRules] = engine.BUILT_IN_PRESETS,
-                round_: int | None = None) -> games.Game:
+                round_: int | None = None, slot: int | None = None,
+                entrants: tuple[int, int] | None = None) -> games.Game:
     """A new game that is one of the night's tables: one transaction."""
     with write_transaction(db):
         game, _ = games.create(db, body, key, now, presets)
-        add_table(db, night.id, game.id, round_, now)
+        add_table(db, night.id, game.id, round_, now, slot, entrants)
     return game
 
 
+def table_body(night: Night, first: list[str], second: list[str],
+               presets: Mapping[str, engine.HouseRules], first_dealer: int = 0) -> dict:
+    """A new game between two entrants (their names), with the night's rules."""
+    return {"sides": [_label(first)[:NAME_LENGTH], _label(second)[:NAME_LENGTH]],
+            "players": night.players,
+            "rules": {"preset": night.preset} if night.preset in presets else None,
+            "first_dealer": first_dealer, "partners": [first, second]}
+
+
 def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, now: str,
-                presets: Mapping[str, engine.HouseRules]) -> list[games.Game]:
-    """Every game of round `number`, at once; a key already used starts nothing twice."""
+                presets: Mapping[str, engine.HouseRules], force: bool = False
+                ) -> list[games.Game]:
+    """Every game of round `number`, at once; a key already used starts nothing
+    twice. While tables of the round before are being played, only `force`d
+    (RoundNotDone names them)."""
     with write_transaction(db):
         proposed = next_round(db, night)
         started = []
@@ -318,14 +444,12 @@ def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, 
                 return [games.load(db, game_id) for (game_id,) in existing]
             raise RuleViolation(N_("This round cannot start: every round has started, or "
                                    "another one is next."))
-        rules = presets[night.preset] if night.preset in presets else None
+        playing = unfinished(db, night.id, number - 1)
+        if playing and not force:
+            raise RoundNotDone(playing)
         for index, (first, second) in enumerate(proposed[1]):
-            body = {"sides": [_label(first)[:NAME_LENGTH], _label(second)[:NAME_LENGTH]],
-                    "players": night.players,
-                    "rules": {"preset": night.preset} if rules else None,
-                    "first_dealer": 0, "partners": [first, second]}
-            started.append(start_table(db, night, body, f"{key}:{index}", now, presets,
-                                       number))
+            started.append(start_table(db, night, table_body(night, first, second, presets),
+                                       f"{key}:{index}", now, presets, number))
     return started
 
 
@@ -344,10 +468,16 @@ def screen_off(db: sqlite_utils.Database, night_id: str) -> None:
 
 def stamp(db: sqlite_utils.Database, night_id: str) -> str:
     """Changes whenever a table is added or any of its games changes (its
-    version), is thrown in the bin or restored: what the big screen follows."""
+    version), is thrown in the bin or restored, and with a tournament's
+    entrants (one joins, withdraws) and Swiss rounds: what the big screen
+    follows."""
     row = db.execute(
         "SELECT count(*) || '.' || coalesce(sum(g.version), 0) || '.'"
         " || coalesce(sum(g.deleted_at IS NULL), 0) || '.' || coalesce(max(g.updated_at), '')"
-        " FROM night_tables t JOIN games g ON g.id = t.game_id WHERE t.night_id = ?",
-        [night_id]).fetchone()
+        " || '.' || (SELECT count(*) || '.'"
+        "            || coalesce(group_concat(coalesce(withdrawn_round, 0), ','), '')"
+        "            FROM night_entrants WHERE night_id = :night)"
+        " || '.' || (SELECT count(*) FROM night_pairings WHERE night_id = :night)"
+        " FROM night_tables t JOIN games g ON g.id = t.game_id WHERE t.night_id = :night",
+        {"night": night_id}).fetchone()
     return row[0]

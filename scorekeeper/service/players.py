@@ -72,6 +72,25 @@ def by_name(db: sqlite_utils.Database, name: str) -> Player | None:
     return None if row is None else _player(row)
 
 
+def known_as(db: sqlite_utils.Database, name: str) -> set[int]:
+    """The people a typed name is: by any of their entries' names now, a
+    nickname, or a name an entry bore before a rename (case and blanks
+    aside); a side nobody named is nobody."""
+    key = name_key(name)
+    found = {person for (person,) in db.execute(
+        f"SELECT person FROM players WHERE name_key = ? AND id NOT IN {NOBODY}", [key])}
+    found |= {person for person, nickname in db.execute(
+        f"SELECT person, nickname FROM players WHERE nickname IS NOT NULL AND id NOT IN {NOBODY}")
+        if name_key(nickname) == key}
+    for person, payload in db.execute(
+            "SELECT p.person, c.payload FROM player_changes c JOIN players p ON p.id = c.player_id"
+            f" WHERE c.action = 'rename' AND p.id NOT IN {NOBODY}"):
+        before = json.loads(payload)["name"][0]
+        if isinstance(before, str) and name_key(before) == key:
+            found.add(person)
+    return found
+
+
 def check_name(name: Any, field: str = "name") -> str:
     if not isinstance(name, str):
         raise InvalidInput(N_("A player's name must be text."))

@@ -25,10 +25,17 @@ import sqlite_utils
 from openskill.models import PlackettLuce
 
 from .unnamed import NOBODY
+from ..engine.errors import N_, InvalidInput
+from ..storage.db import write_transaction
 
 MODEL = PlackettLuce()
-Z = 3  # the ranking's conservative figure: mean minus 3 standard deviations
-MIN_GAMES = 3  # games before a person is ranked
+# The scale people read: points around 1,000 (openskill's starting mean), 40
+# points to one unit of its mean, and the ± its uncertainty in points: a
+# newcomer is 1,000 ± 333, as a chess club's newcomer is 1,500 ± 350.
+CENTRE, SCALE = 1000, 40
+PROVISIONAL_KEY = "provisional_games"
+PROVISIONAL_GAMES = 5  # finished games before a rating is more than provisional (a setting)
+PROVISIONAL_RANGE = (1, 50)
 # From a game on in the order (rated_at, game_id); `{t}` an alias's prefix.
 _FROM = "({t}rated_at > ? OR ({t}rated_at = ? AND {t}game_id >= ?))"
 LATER, LATER_R = _FROM.format(t=""), _FROM.format(t="r.")
@@ -42,8 +49,14 @@ class Rating:
     wins: int = 0
 
     @property
-    def conservative(self) -> float:
-        return self.mu - Z * self.sigma
+    def points(self) -> int:
+        """The rating on the club's scale: 1,000 at the start."""
+        return round(CENTRE + SCALE * (self.mu - MODEL.mu))
+
+    @property
+    def spread(self) -> int:
+        """Its uncertainty on that scale (one standard deviation): 333 at the start."""
+        return round(SCALE * self.sigma)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,8 +263,6 @@ def rebuild(db: sqlite_utils.Database) -> int:
 
 def rebuild_if_stale(db: sqlite_utils.Database) -> None:
     if db.execute("SELECT 1 FROM settings WHERE key = 'ratings_stale'").fetchone():
-        from ..storage.db import write_transaction
-
         with write_transaction(db):
             rebuild(db)
 
@@ -269,12 +280,44 @@ def history(db: sqlite_utils.Database, person: int) -> list[Rating]:
     return [Rating(*row) for row in cursor]
 
 
-def ranking(db: sqlite_utils.Database, min_games: int = MIN_GAMES,
-            limit: int = 20) -> list[Ranked]:
-    """The people with `min_games` rated games at least, by the conservative
-    figure (mean − 3σ): a newcomer's lucky streak does not top the table."""
-    cursor = db.execute(
-        "SELECT r.person, p.name, r.mu, r.sigma, r.games, r.wins FROM person_ratings r"
-        f" JOIN players p ON p.id = r.person WHERE r.games >= ? AND r.person NOT IN {NOBODY}"
-        f" ORDER BY r.mu - {Z} * r.sigma DESC, p.name_key LIMIT ?", [min_games, limit])
-    return [Ranked(person, name, Rating(*figures)) for person, name, *figures in cursor]
+def provisional_games(db: sqlite_utils.Database) -> int:
+    """The finished games a rating takes to be more than provisional (/settings)."""
+    row = db.execute("SELECT value FROM settings WHERE key = ?", [PROVISIONAL_KEY]).fetchone()
+    if row is not None and row[0].isdigit():
+        return int(row[0])
+    return PROVISIONAL_GAMES
+
+
+def set_provisional_games(db: sqlite_utils.Database, games: int) -> None:
+    low, high = PROVISIONAL_RANGE
+    if type(games) is not int or not low <= games <= high:
+        raise InvalidInput(N_("A rating is provisional for %(low)s to %(high)s games."),
+                           low=low, high=high)
+    with write_transaction(db):
+        db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                   [PROVISIONAL_KEY, str(games)])
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    ranked: list[Ranked]  # the people past their provisional games, by points
+    provisional: list[Ranked]  # the others, most games first
+    provisional_games: int
+
+
+def ranking(db: sqlite_utils.Database, min_games: int | None = None,
+            limit: int = 20) -> Ranking:
+    """The people past their provisional games (`min_games`, the setting
+    unless given), by their rating's points, highest first; and apart, the
+    provisional ones, most games first: a newcomer's lucky streak, or a
+    rating pulled down by a doubt that fewer games leave, ranks nobody."""
+    needed = provisional_games(db) if min_games is None else min_games
+    columns = ("SELECT r.person, p.name, r.mu, r.sigma, r.games, r.wins FROM person_ratings r"
+               f" JOIN players p ON p.id = r.person WHERE r.person NOT IN {NOBODY}")
+    ranked = db.execute(f"{columns} AND r.games >= ? ORDER BY r.mu DESC, p.name_key LIMIT ?",
+                        [needed, limit])
+    found = [Ranked(person, name, Rating(*figures)) for person, name, *figures in ranked]
+    others = db.execute(f"{columns} AND r.games < ? AND r.games > 0"
+                        " ORDER BY r.games DESC, r.mu DESC, p.name_key LIMIT ?", [needed, limit])
+    return Ranking(found, [Ranked(person, name, Rating(*figures))
+                           for person, name, *figures in others], needed)

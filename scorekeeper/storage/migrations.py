@@ -273,5 +273,29 @@ def unnamed_sides_not_rated(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
 
 
+@migrations(name="0010_tournaments")
+def tournaments(db: sqlite_utils.Database) -> None:
+    """Knockout and Swiss nights beside the round robin (scorekeeper/service/tournaments.py):
+    the night's format, its matches (one game, or the best of three), how its
+    entrants were seeded and a Swiss night's rounds; each entrant's round of
+    joining and of withdrawing; each table's match (its slot in the round,
+    and the entrants of its two sides); and the pairings each Swiss round was
+    given (a bye: no second entrant). The brackets and the standings are
+    read from these and the games, never stored. Every night stored before
+    is a round robin (or free choice) as it was."""
+    db.execute("ALTER TABLE nights ADD COLUMN format TEXT NOT NULL DEFAULT 'round_robin'")
+    db.execute("ALTER TABLE nights ADD COLUMN match_games INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE nights ADD COLUMN seeding TEXT")
+    db.execute("ALTER TABLE nights ADD COLUMN rounds INTEGER")
+    db.execute("ALTER TABLE night_entrants ADD COLUMN joined_round INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE night_entrants ADD COLUMN withdrawn_round INTEGER")
+    db.execute("ALTER TABLE night_tables ADD COLUMN slot INTEGER")
+    db.execute("ALTER TABLE night_tables ADD COLUMN entrants TEXT")  # JSON: [side 0's, side 1's]
+    db["night_pairings"].create(
+        {"night_id": str, "round": int, "slot": int, "first": int, "second": int},
+        pk=("night_id", "round", "slot"), not_null={"first"},
+        foreign_keys=[("night_id", "nights", "id")])
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

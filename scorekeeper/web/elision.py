@@ -61,7 +61,11 @@ def pgettext(context: str, message: str) -> tuple[str, str]:
 SENTENCES = (N_("%(name)s won"), N_("%(side)s hid a Ronda → +%(points)s to %(to)s"),
              N_("%(side)s gets the rest of the %(deck)s cards."),
              N_("Cards taken by %(side)s"), N_("%(name)s sits this round out."),
-             N_("Best %(kind)s of %(side)s"), N_("Best rank of %(side)s"))
+             N_("Best %(kind)s of %(side)s"), N_("Best rank of %(side)s"),
+             # A tournament's entrant: a player, or a team of two.
+             N_("%(name)s won the knockout."), N_("%(name)s joins from the next round."),
+             N_("%(name)s plays again from the next round."),
+             N_("%(name)s plays no more rounds; the rounds played stay."))
 # Every sentence whose subject is a side, and the forms the catalogs give it.
 FORMS = frozenset({
     pgettext("team", "%(name)s won"), pgettext("we", "%(name)s won"),
@@ -90,6 +94,10 @@ FORMS = frozenset({
     pgettext("we", "Cards taken by %(side)s"), pgettext("they", "Cards taken by %(side)s"),
     pgettext("you", "Cards taken by %(side)s"),
     pgettext("team", "%(name)s sits this round out."),
+    pgettext("team", "%(name)s won the knockout."),
+    pgettext("team", "%(name)s joins from the next round."),
+    pgettext("team", "%(name)s plays again from the next round."),
+    pgettext("team", "%(name)s plays no more rounds; the rounds played stay."),
     # A side's possessive: "our best Ronda", not "Best Ronda of Us".
     pgettext("we", "Best %(kind)s of %(side)s"), pgettext("they", "Best %(kind)s of %(side)s"),
     pgettext("you", "Best %(kind)s of %(side)s"),

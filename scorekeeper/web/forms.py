@@ -15,7 +15,9 @@ from markupsafe import Markup
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import (
+    BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
@@ -23,7 +25,7 @@ from . import rule_texts
 from ..engine import RULE_KEYS, HouseRules
 from ..engine.houserules import rule_form
 from ..engine.limits import NAME_LENGTH
-from ..service.nights import MAX_ENTRANTS
+from ..service.nights import MAX_ENTRANTS, MAX_TOURNAMENT
 
 TOKEN_LENGTH = 100
 # WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.
@@ -146,6 +148,15 @@ def rule_values(form: FlaskForm) -> dict[str, Any]:
     return result
 
 
+class ProvisionalForm(CsrfForm):
+    """The finished games a rating takes to be more than provisional."""
+
+    games = IntegerField(_l("A rating is provisional until this many finished games"),
+                         validators=[InputRequired(message=_l("Give a whole number.")),
+                                     NumberRange(1, 50, message=_l(
+                                         "A whole number from %(min)s to %(max)s."))])
+
+
 class _PresetBase(FlaskForm):
     name = _name_field(_l("Name"), required=True)
 
@@ -240,6 +251,21 @@ class NightForm(TokenForm):
     players = RadioField(_l("The games"), choices=[
         SelectChoice("2", _l("2 players")), SelectChoice("4", _l("Teams of two (4 players)"))],
         default="2")
+    format = RadioField(_l("The evening"), choices=[
+        SelectChoice("round_robin", _l("Round robin, or free tables")),
+        SelectChoice("knockout", _l("Knockout")),
+        SelectChoice("swiss", _l("Swiss rounds"))], default="round_robin")
+    match_games = RadioField(_l("A match (knockout, Swiss)"), choices=[
+        SelectChoice("1", _l("One game")), SelectChoice("3", _l("Best of three"))], default="1")
+    seeding = RadioField(_l("Seeding (knockout, Swiss)"), choices=[
+        SelectChoice("rating", _l("By rating")), SelectChoice("draw", _l("Drawn"))],
+        default="rating")
+    rounds = IntegerField(_l("Swiss rounds (optional)"), validators=[
+        Optional(), NumberRange(1, MAX_TOURNAMENT - 1,
+                                message=_l("A whole number from %(min)s to %(max)s."))])
+    # More entrants than the fields below: one a line ("Karim & Salma" a team).
+    more = TextAreaField(_l("More entrants, one a line (a team: Karim & Salma)"),
+                         validators=[Optional(), Length(max=MAX_TOURNAMENT * 90)])
 
 
 # Up to 8 entrants, each one player or a team's two partners.
@@ -251,7 +277,20 @@ for _number in range(MAX_ENTRANTS):
 
 
 class RoundForm(TokenForm):
-    round = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=99)])
+    round = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=999)])
+    # The director confirmed starting it while the round before was being played.
+    force = HiddenField(validators=[Optional(), Length(max=1)])
+
+
+class WithdrawForm(TokenForm):
+    action = HiddenField(validators=[DataRequired(), Length(max=3)])  # "out", or "in" again
+
+
+class EntrantForm(TokenForm):
+    """A late entrant of a Swiss evening: a player, or a team's two."""
+
+    first = _name_field(_l("Player"), required=True)
+    second = _name_field(_l("Partner"))
 
 
 class ScreenForm(TokenForm):

@@ -42,6 +42,11 @@ def signed(number: float) -> str:
     return f"+{text}" if number > 0 else f"−{text}" if number < 0 else text
 
 
+def whole(number: int) -> str:
+    """A whole number as the language groups its thousands (1,040; 1 040)."""
+    return format_decimal(number, "#,##0")
+
+
 def signed_whole(number: int) -> str:
     """A margin in points: +12, −5, 0 (a real minus sign)."""
     return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
@@ -68,7 +73,7 @@ def qr_data_uri(url: str) -> str:
 
 FILTERS = {
     "when": when, "duration": duration, "percent": percent, "decimal": decimal,
-    "signed": signed, "signed_whole": signed_whole, "names_list": names_list, "day": day,
+    "signed": signed, "signed_whole": signed_whole, "whole": whole, "names_list": names_list, "day": day,
     "join_list": i18n.join_list, "gain_name": describe.gain_name,
     "rule_label": rule_texts.label,
     "rule_value": lambda value, key: rule_texts.value_text(key, value),

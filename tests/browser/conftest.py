@@ -21,7 +21,8 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("live"), "browser") as live:
+    # The big screen asks for news every 250 ms (1 s when served): a test waits less.
+    with serving(tmp_path_factory.mktemp("live"), "browser", FLASK_SCREEN_POLL_MS="250") as live:
         yield live
 
 

@@ -120,7 +120,7 @@ def test_the_statistics_on_a_phone(phone, server, screenshot):
     played(server, (ali, karim), {"type": "adjust", "side": 0, "points": 33})
     played(server, (karim, ali), MISSA, {"type": "adjust", "side": 0, "points": 40})
     phone.goto("/stats")
-    wins = "Taux de victoire de chaque nom ci-dessous, ceux qui ont le plus joué d'abord"
+    wins = "Taux de victoire de chaque joueur ci-dessous, ceux qui ont le plus joué d'abord"
     expect(phone.get_by_role("img", name=wins)).to_be_visible()
     phone.get_by_label("Nom", exact=True).fill(ali.upper())
     phone.get_by_role("button", name="Afficher").tap()

@@ -237,3 +237,20 @@ def test_the_taps_lower_bounds_replay_a_taps_own_work(tmp_path):
     assert versions == [1, 2, 3]
     for app in (statements, service):
         app.extensions["bounds.conn"].close()
+
+
+def test_the_tournament_row_measures_pairing_the_pages_and_the_screen(smoke):
+    """A knockout and a Swiss evening built through the service, caught
+    mid-evening: the Swiss pairing, both night pages, both screens' updates."""
+    report, _ = smoke
+    row = next(r for r in report["rows"] if r["module"] == "bench.tournaments")
+    figures = row["figures"]
+    for name in ("pairing_engine", "swiss_read", "bracket_read", "knockout_page", "swiss_page",
+                 "knockout_screen_poll", "knockout_screen_content", "knockout_screen_data",
+                 "swiss_screen_poll", "swiss_screen_content", "swiss_screen_data", "home"):
+        assert 0 < figures[f"{name}_p50_ms"] <= figures[f"{name}_p99_ms"], name
+    sizes = row["sizes"]
+    assert figures["knockout_tables"] == sizes["knockout"] - 4  # up to the round of 8
+    assert figures["tables"] > figures["knockout_tables"]
+    assert {c["name"] for c in row["checks"]} >= {"Swiss pairing p99 (engine)",
+                                                   "Swiss screen update p99"}

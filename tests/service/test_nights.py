@@ -71,7 +71,9 @@ def test_a_round_opens_every_table_at_once_and_only_once(english, app, api):
     state = api.state(tables[0])
     assert state["players"] == 4 and state["rules"]["preset"] == "appli"
     assert " & " in state["sides"][0]
-    assert "Next round (2 of 3)" in text(english.get(f"/nights/{night}").get_data(as_text=True))
+    page = text(english.get(f"/nights/{night}").get_data(as_text=True))
+    assert "Next round (2 of 3)" not in page  # not before round 1's tables are over
+    assert "Round 1 is still being played at tables 1, 2" in page
 
 
 def test_a_table_of_free_choice_joins_the_night_from_the_new_game_page(english, app):

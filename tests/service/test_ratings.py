@@ -119,15 +119,34 @@ def test_a_merge_and_its_undoing_re_rate(api, store):
     assert assert_as_rebuilt(store) == alone
 
 
-def test_the_ranking_wants_a_few_games_and_orders_by_mean_minus_three_sigma(api, store):
-    for _ in range(3):
-        play(api, ["Karim", "Ali"], 0)
-    play(api, ["Newcomer", "Ali"], 0)
-    ranked = ratings.ranking(store)
-    assert [r.name for r in ranked] == ["Karim", "Ali"]  # Newcomer has 1 game
-    assert ranked[0].rating.conservative == pytest.approx(
-        ranked[0].rating.mu - 3 * ranked[0].rating.sigma)
-    assert ratings.ranking(store, min_games=1)[0].name == "Karim"
+def test_a_rating_reads_as_points_around_a_thousand():
+    start = ratings.Rating(ratings.MODEL.mu, ratings.MODEL.sigma, 0)
+    assert (start.points, start.spread) == (1000, 333)
+    assert ratings.Rating(ratings.MODEL.mu + 2.5, 4.0, 7).points == 1100
+    assert ratings.Rating(ratings.MODEL.mu - 1, 4.0, 7).spread == 160
+
+
+def test_the_ranking_lists_the_provisional_apart_and_ranks_by_points(api, store):
+    """Omar lost all 3 of his games and topped the ranking (mean − 3σ, the
+    others having fewer games); Karim, 2 games and 2 wins, read "5,6"."""
+    for _ in range(5):
+        play(api, ["Ali", "Samir"], 0)
+    play(api, ["Karim", "Omar"], 0)
+    play(api, ["Karim", "Omar"], 0)
+    play(api, ["Nadia", "Omar"], 0)
+    found = ratings.ranking(store)
+    assert found.provisional_games == 5
+    assert [r.name for r in found.ranked] == ["Ali", "Samir"]  # 5 games each, Ali's won
+    assert found.ranked[0].rating.points > 1000 > found.ranked[1].rating.points
+    assert [r.name for r in found.provisional] == ["Omar", "Karim", "Nadia"]  # most games first
+    karim = rating(store, "Karim")
+    assert karim.points > 1100 and karim.games == 2  # two wins read as a rise from 1,000
+    assert rating(store, "Omar").points < 1000
+    ratings.set_provisional_games(store, 2)
+    ranked = [r.name for r in ratings.ranking(store).ranked]
+    assert ranked[:2] == ["Ali", "Karim"] and sorted(ranked[2:]) == ["Omar", "Samir"]
+    with pytest.raises(ratings.InvalidInput):
+        ratings.set_provisional_games(store, 0)
 
 
 def test_the_statistics_and_a_persons_page_show_the_rating(api, client, store):
@@ -136,10 +155,27 @@ def test_the_statistics_and_a_persons_page_show_the_rating(api, client, store):
         play(api, ["Karim", "Ali"], winner)
     stats = client.get("/stats").get_data(as_text=True)
     assert "Ranking" in stats and f'/players/{person(store, "Karim")}' in stats
+    assert "How it ranks: by rating, the players with 5 finished games at least." in stats
+    assert "Provisional" in stats
     page = client.get(f'/players/{person(store, "Karim")}').get_data(as_text=True)
     rated = rating(store, "Karim")
-    assert f"{rated.conservative:.1f}" in page and f"± {rated.sigma:.1f}" in page
-    assert '<polygon class="band"' in page and "after 3 rated games" in page
+    assert f"{rated.points:,}" in page and f"points ± {rated.spread}, after 3 finished games" \
+        in page and "provisional" in page
+    assert '<polygon class="band"' in page and "From 1,000 to" in page
+
+
+def test_the_provisional_games_are_a_setting(client, store):
+    client.set_cookie("lang", "en")
+    from support.page_forms import forms_of, submit
+
+    html = client.get("/settings").get_data(as_text=True)
+    form = next(f for f in forms_of(html) if f.action == "/settings/ratings")
+    assert dict(form.fields)["games"] == "5"
+    response = submit(client, form, extra={"games": "8"})
+    assert response.status_code == 303 and ratings.provisional_games(store) == 8
+    response = submit(client, form, extra={"games": "80"}, follow_redirects=True)
+    assert "A whole number from 1 to 50." in response.get_data(as_text=True)
+    assert ratings.provisional_games(store) == 8
 
 
 def test_an_import_rates_the_imported_games(api, client, app, tmp_path):

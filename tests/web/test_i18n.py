@@ -235,6 +235,18 @@ def seed(client, api) -> dict[str, str]:
         seeded["night"] = response.headers["Location"].rsplit("/", 1)[1]
         html = client.get(f"/nights/{seeded['night']}/round").get_data(as_text=True)
         submit(client, next(f for f in forms_of(html) if f.method == "post"))
+        # A knockout of three (a bye, a match to start) and a Swiss evening of
+        # three (its first round open, a bye, a late entrant, a withdrawal).
+        for kind in ("knockout", "swiss"):
+            response = submit(client, form, extra={"name": "Zaytoun", "format": kind,
+                                                    "more": "Ali\nKarim\nOmar"})
+            seeded[kind] = response.headers["Location"].rsplit("/", 1)[1]
+        html = client.get(f"/nights/{seeded['swiss']}/round").get_data(as_text=True)
+        submit(client, next(f for f in forms_of(html) if f.method == "post"))
+        html = client.get(f"/nights/{seeded['swiss']}").get_data(as_text=True)
+        for action in ("/entrants", "/entrants/0/withdraw"):
+            submit(client, next(f for f in forms_of(html) if f.action.endswith(action)),
+                   extra={"first": "Nadia"})
     return seeded
 
 
@@ -285,6 +297,11 @@ def site(app, client, api):
     start += [f"/games/{games['fresh']}?a=0-ronda"]
     if "night" in games:  # reached by GET forms and the screen's script, not by links
         start += [f"/nights/{games['night']}/screen.json", "/players/1/merge?into=2"]
+    for kind in ("knockout", "swiss"):  # a night's page and screen of each kind
+        if kind in games:
+            start += [f"/nights/{games[kind]}", f"/nights/{games[kind]}/screen"]
+    if "swiss" in games:  # its second round, the first one still played
+        start.append(f"/nights/{games['swiss']}/round")
     return crawl(app, client, start)
 
 

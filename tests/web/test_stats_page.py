@@ -1,6 +1,7 @@
-"""/stats: per name across finished games (played, won, win rate, average
-final margin, each kind of gain), head to head, and the charts with their
-text alternatives. Games in progress and games in the bin do not count."""
+"""/stats: per person across finished games (played, won, win rate, average
+final margin, each kind of gain; a name typed, whatever its case, is its
+person), head to head, and the charts with their text alternatives. Games in
+progress and games in the bin do not count."""
 
 import re
 
@@ -15,9 +16,10 @@ def text(html):
 
 
 def row(html, name):
-    """The leaderboard's row of `name`: its cells' texts."""
-    found = re.search(rf'<tr>\s*<th scope="row"><a href="[^"]*">{name}</a></th>(.*?)</tr>',
-                      html, re.S)
+    """The table of every player's row of `name`: its cells' texts."""
+    html = html.split('id="names-title"')[1]
+    found = re.search(rf'<tr>\s*<th scope="row"><a href="[^"]*"><bdi>{name}</bdi></a></th>'
+                      r'(.*?)</tr>', html, re.S)
     assert found, name
     return [text(cell) for cell in re.findall(r"<td>(.*?)</td>", found.group(1), re.S)]
 
@@ -52,7 +54,7 @@ def season(api, french):
 def test_every_name_with_games_played_won_win_rate_and_average_margin(french, season):
     html = french.get("/stats").get_data(as_text=True)
     # Ali: won 33–6 (+27), lost 1–34 (−33): two games, one won, average −3.
-    assert row(html, "ALI") == ["2", "1", "50 %", "−3,0"]
+    assert row(html, "Ali") == ["2", "1", "50 %", "−3,0"]  # "ALI" is Ali
     assert row(html, "Karim") == ["2", "1", "50 %", "+3,0"]
     assert "Omar" not in re.sub(r"<datalist.*?</datalist>", "", html, flags=re.S).split(
         "Un nom")[0]  # Omar finished no game outside the bin
@@ -60,7 +62,7 @@ def test_every_name_with_games_played_won_win_rate_and_average_margin(french, se
 
 def test_a_names_gains_are_counted_by_kind(french, season):
     page = text(french.get("/stats?name=ali").get_data(as_text=True))
-    assert "ALI : 2 parties, 1 gagnée (50 %), écart moyen −3,0" in page
+    assert "Ali : 2 parties, 1 gagnée (50 %), écart moyen −3,0" in page
     gains = page[page.index("Combien de fois"):]
     for kind, times, per_game in [("Tringa", 1, "0,5"), ("Missa", 2, "1,0"),
                                   ("Coup de 5 (Khamsa)", 1, "0,5"), ("Coup de 1 (Bount)", 0, "0,0"),
@@ -72,9 +74,9 @@ def test_a_names_gains_are_counted_by_kind(french, season):
 
 def test_head_to_head_between_two_names(french, season):
     page = text(french.get("/stats?a=Ali&b=KARIM").get_data(as_text=True))
-    # A name shows as its first spelling in alphabetical order, whatever the case typed.
-    assert ("ALI et Karim se sont affrontés dans 2 parties terminées. ALI en a gagné 1, "
-            "Karim 1. Écart de score moyen : ALI −3,0.") in page
+    # A name is its person's, whatever the case typed.
+    assert ("Ali et Karim se sont affrontés dans 2 parties terminées. Ali en a gagné 1, "
+            "Karim 1. Écart de score moyen : Ali −3,0.") in page
     assert "Leurs dernières parties" in page
     assert "n'ont aucune partie terminée ensemble" in text(
         french.get("/stats?a=Ali&b=Omar").get_data(as_text=True))
@@ -86,7 +88,7 @@ def test_the_charts_are_svg_with_a_text_alternative(french, season):
     assert len(charts) == 2
     wins, gains = charts
     assert 'role="img"' in wins and "<title" in wins
-    assert re.search(r"<desc[^>]*>ALI 50\s%, Karim 50\s%</desc>", wins)
+    assert re.search(r"<desc[^>]*>Ali 50\s%, Karim 50\s%</desc>", wins)
     assert re.search(r"<desc[^>]*>[^<]*Tringa 0,5[^<]*</desc>", gains)
     assert "style=" not in html  # the CSP forbids inline styles
 
@@ -139,7 +141,8 @@ def test_the_every_name_chart_has_every_name_of_the_table_mirrored_in_arabic(cli
         client.set_cookie("lang", language)
         html = client.get("/stats").get_data(as_text=True)
         wins = re.search(r'<svg class="chart bars".*?</svg>', html, re.S).group(0)
-        table = re.findall(r'<th scope="row"><a href="[^"]*">([^<]*)</a></th>', html)
+        table = re.findall(r'<th scope="row"><a href="/players/\d+"><bdi>([^<]*)</bdi></a></th>',
+                           html.split('id="names-title"')[1])
         labels = re.findall(r'<text class="bar-label" x="([\d.]+)"[^>]*>([^<]*)</text>', wins)
         assert [label for _, label in labels] == table != []
         assert len(labels) == 12 and "حمزة &amp; سناء" in [label for _, label in labels]

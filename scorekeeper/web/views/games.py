@@ -20,7 +20,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import board
 from .. import resume
 from .. import review
-from ...service import games, nights, players, presets
+from ...service import games, nights, players, presets, tournaments
 from .. import rule_texts
 from ... import engine
 from ...service.clock import utc_now
@@ -303,7 +303,7 @@ def rematch(game_id: str):
     with write_transaction(db):
         game, created = games.rematch(db, game_id, utc_now())
         if night is not None and created:  # at a club night, the rematch is its next table
-            nights.add_table(db, night.id, game.id, None, utc_now())
+            tournaments.add_rematch(db, night, game_id, game.id, utc_now())
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 

@@ -1,21 +1,26 @@
-"""Club nights: start one, add its tables (one game at a time, or a round of
-its round robin), its standings, and the big screen for a TV at the club.
-Thin: service/nights.py decides and writes."""
+"""Club nights: start one, add its tables (one game at a time, a round of its
+round robin or of its Swiss evening, a knockout's match), its standings or
+bracket, and the big screen for a TV at the club. Thin: service/nights.py
+and service/tournaments.py decide and write."""
 
 from datetime import date
 
 from flask import (
-    Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for,
+    Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
+    url_for,
 )
 from flask_babel import gettext
 from wtforms.fields.choices import SelectChoice
 
-from ...service import nights, presets
+from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
 from .. import rule_texts
+from ..elision import about
 from ..errors import sentence_of
 from ..db import get_db
-from ..forms import NightForm, RoundForm, ScreenForm, one_time_token
+from ..forms import (
+    ConfirmForm, EntrantForm, NightForm, RoundForm, ScreenForm, WithdrawForm, one_time_token,
+)
 from ...engine.errors import N_, ScoringError
 from .. import screen_access
 from ..access import network_base
@@ -23,7 +28,7 @@ from ..access import network_base
 bp = Blueprint("nights", __name__)
 
 INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
-SCREEN_POLL_MS = 1000  # the big screen follows a tap within two seconds
+SCREEN_POLL_MS = 1000  # the big screen follows a tap within two seconds (config SCREEN_POLL_MS)
 
 
 def night_or_404(night_id: str) -> nights.Night:
@@ -39,12 +44,20 @@ def index():
 
 
 def _entrants(form: NightForm) -> list[list[str]]:
+    """The fields' entrants, then the players ticked (one player each), then
+    the lines typed ("Karim & Salma": a team's two)."""
     teams = form.players.data == "4"
     found = []
     for number in range(nights.MAX_ENTRANTS):
         names = [(form[f"e{number}{p}"].data or "").strip() for p in ("ab" if teams else "a")]
         if any(names):
             found.append([n for n in names if n] if not teams else names)
+    if not teams:
+        found += [[name] for name in request.form.getlist("people")[:nights.MAX_TOURNAMENT + 1]]
+    for line in (form.more.data or "").splitlines():
+        names = [n.strip() for n in line.split("&")] if teams else [line.strip()]
+        if any(names):
+            found.append(names)
     return found
 
 
@@ -60,7 +73,9 @@ def new():
         form.token.data = one_time_token()
     elif form.validate():
         data = {"name": form.name.data, "date": form.date.data, "preset": form.preset.data,
-                "players": int(form.players.data), "entrants": _entrants(form)}
+                "players": int(form.players.data), "entrants": _entrants(form),
+                "format": form.format.data, "match_games": int(form.match_games.data),
+                "seeding": form.seeding.data, "rounds": form.rounds.data}
         try:
             night = nights.create(db, data, utc_now(), available)
         except ScoringError as error:
@@ -68,19 +83,39 @@ def new():
         else:
             return redirect(url_for("nights.show", night_id=night.id), 303)
     status = 400 if form.errors or form.form_errors else 200
-    return render_template("nights/new.html", form=form, count=nights.MAX_ENTRANTS), status
+    return render_template("nights/new.html", form=form, count=nights.MAX_ENTRANTS,
+                           people=players.people(db),
+                           ticked=set(request.form.getlist("people"))), status
+
+
+def _progress(night: nights.Night) -> dict:
+    """What a night's page and its screen show of its progress: a round
+    robin's standings and its next round, a knockout's bracket, a Swiss
+    evening's standings and rounds."""
+    db = get_db()
+    if night.format == "knockout":
+        return {"bracket": tournaments.bracket(db, night), "labels": tournaments.labels(night)}
+    if night.format == "swiss":
+        return {"swiss": tournaments.swiss(db, night), "labels": tournaments.labels(night)}
+    places, ties = nights.standings(db, night)
+    proposed = nights.next_round(db, night)
+    return {"places": places, "ties": ties, "proposed": proposed,
+            "rounds": nights.rounds_in_all(night),
+            "playing": nights.unfinished(db, night.id, proposed[0] - 1) if proposed else []}
 
 
 @bp.get("/nights/<night_id>")
 def show(night_id: str):
     db = get_db()
     night = night_or_404(night_id)
-    places, ties = nights.standings(db, night)
     return render_template(
-        "nights/show.html", night=night, tables=nights.tables(db, night.id), places=places,
-        ties=ties, proposed=nights.next_round(db, night), rounds=nights.rounds_in_all(night),
+        "nights/show.html", night=night, tables=nights.tables(db, night.id, night.tournament),
         screen_form=ScreenForm(formdata=None, token=one_time_token()),
+        action_form=ConfirmForm(formdata=None, token=one_time_token()),
+        entrant_form=EntrantForm(formdata=None, token=one_time_token()),
         screen_url=_screen_url(night, external=True) if night.screen_key else None,
+        every_round=request.args.get("rounds") == "all",
+        **_progress(night),
     )
 
 
@@ -96,9 +131,28 @@ def _screen_url(night: nights.Night, external: bool = False) -> str:
     return base + path if base else request.host_url.rstrip("/") + path
 
 
+def _proposed(night: nights.Night):
+    """The next round (number, pairs of names, who sits out) and the tables
+    of the round before still being played; None when there is none."""
+    db = get_db()
+    if night.format == "swiss":
+        found = tournaments.swiss(db, night)
+        if found.next is None:
+            return None, []
+        number, pairs, bye = found.next
+        return (number, [(night.entrants[a], night.entrants[b]) for a, b in pairs],
+                None if bye is None else night.entrants[bye]), found.pending
+    proposed = nights.next_round(db, night)
+    if proposed is None or night.format != "round_robin":
+        return None, []
+    return proposed, nights.unfinished(db, night.id, proposed[0] - 1)
+
+
 @bp.route("/nights/<night_id>/round", methods=["GET", "POST"])
 def next_round(night_id: str):
-    """The next round's pairings (a GET), then all its tables at once (a POST)."""
+    """The next round's pairings (a GET), then all its tables at once (a POST).
+    While the round before is being played, the page names its tables and
+    its button confirms starting anyway."""
     db = get_db()
     night = night_or_404(night_id)
     if request.method == "POST":
@@ -106,10 +160,14 @@ def next_round(night_id: str):
         if not form.validate():
             flash(gettext(INCOMPLETE_FORM), "error")
             return redirect(url_for("nights.show", night_id=night.id), 303)
+        start = tournaments.start_swiss_round if night.format == "swiss" else nights.start_round
         try:
-            started = nights.start_round(db, night, form.round.data,
-                                         f"round:{form.token.data}", utc_now(),
-                                         presets.all_presets(db))
+            started = start(db, night, form.round.data, f"round:{form.token.data}", utc_now(),
+                            presets.all_presets(db), force=form.force.data == "1")
+        except nights.RoundNotDone:
+            flash(gettext("The round before is still being played: confirm to start this "
+                          "one anyway."), "error")
+            return redirect(url_for("nights.next_round", night_id=night.id), 303)
         except ScoringError as error:
             flash(sentence_of(error), "error")
         else:
@@ -117,11 +175,71 @@ def next_round(night_id: str):
             if len(started) == 1:
                 return redirect(url_for("games.show", game_id=started[0].id), 303)
         return redirect(url_for("nights.show", night_id=night.id), 303)
-    proposed = nights.next_round(db, night)
+    proposed, waiting = _proposed(night)
     if proposed is None:
         abort(404)
-    form = RoundForm(formdata=None, token=one_time_token(), round=proposed[0])
-    return render_template("nights/round.html", night=night, proposed=proposed, form=form)
+    form = RoundForm(formdata=None, token=one_time_token(), round=proposed[0],
+                     force="1" if waiting else "")
+    return render_template("nights/round.html", night=night, proposed=proposed, form=form,
+                           waiting=waiting)
+
+
+@bp.post("/nights/<night_id>/matches/<int:round_>/<int:slot>")
+def start_match(night_id: str, round_: int, slot: int):
+    """A match's next table, from the bracket or the round: one tap, then its game."""
+    db = get_db()
+    night = night_or_404(night_id)
+    form = ConfirmForm()
+    if not form.validate():
+        flash(gettext(INCOMPLETE_FORM), "error")
+        return redirect(url_for("nights.show", night_id=night.id), 303)
+    try:
+        # The page's one token serves every match's button: the key names the match too.
+        game = tournaments.start_match(db, night, round_, slot,
+                                       f"match:{round_}:{slot}:{form.token.data}",
+                                       utc_now(), presets.all_presets(db))
+    except ScoringError as error:
+        flash(sentence_of(error), "error")
+        return redirect(url_for("nights.show", night_id=night.id), 303)
+    return redirect(url_for("games.show", game_id=game.id), 303)
+
+
+@bp.post("/nights/<night_id>/entrants/<int:entrant>/withdraw")
+def withdraw(night_id: str, entrant: int):
+    """A Swiss entrant withdraws from the next round on, or comes back."""
+    night = night_or_404(night_id)
+    form = WithdrawForm()
+    if not form.validate() or form.action.data not in ("out", "in"):
+        flash(gettext(INCOMPLETE_FORM), "error")
+    else:
+        try:
+            tournaments.withdraw(get_db(), night, entrant, back=form.action.data == "in")
+        except ScoringError as error:
+            flash(sentence_of(error), "error")
+        else:
+            flash(about("%(name)s plays again from the next round." if form.action.data == "in"
+                        else "%(name)s plays no more rounds; the rounds played stay.", "name",
+                        night.teams, name=night.label(entrant)))
+    return redirect(url_for("nights.show", night_id=night.id) + "#swiss-title", 303)
+
+
+@bp.post("/nights/<night_id>/entrants")
+def add_entrant(night_id: str):
+    """A late entrant of a Swiss evening, from the next round on."""
+    night = night_or_404(night_id)
+    form = EntrantForm()
+    if not form.validate():
+        flash(gettext("Type the late entrant's name (a team: both names)."), "error")
+    else:
+        names = [form.first.data] + ([form.second.data] if night.teams else [])
+        try:
+            position = tournaments.add_entrant(get_db(), night, names)
+        except ScoringError as error:
+            flash(sentence_of(error), "error")
+        else:
+            flash(about("%(name)s joins from the next round.", "name", night.teams,
+                        name=nights.get(get_db(), night.id).label(position)))
+    return redirect(url_for("nights.show", night_id=night.id) + "#swiss-title", 303)
 
 
 @bp.post("/nights/<night_id>/screen-link")
@@ -142,9 +260,10 @@ def screen_link(night_id: str):
 
 def _screen_context(night: nights.Night) -> dict:
     db = get_db()
-    places, ties = nights.standings(db, night)
-    return {"night": night, "tables": nights.tables(db, night.id), "places": places,
-            "ties": ties, "stamp": nights.stamp(db, night.id)}
+    # A tournament's screen shows the tables being played: its bracket or its
+    # rounds have the others' results.
+    return {"night": night, "tables": nights.tables(db, night.id, night.tournament),
+            "stamp": nights.stamp(db, night.id), **_progress(night)}
 
 
 @bp.get("/nights/<night_id>/screen")
@@ -155,17 +274,25 @@ def screen(night_id: str):
     context = _screen_context(night)
     template = "nights/_screen.html" if request.headers.get("X-Screen") == "1" \
         else "nights/screen.html"
-    data_url = url_for("nights.screen_data", night_id=night.id,
+    # The script asks for the stamp alone every second, and for the content once it moved.
+    data_url = url_for("nights.screen_data", night_id=night.id, stamp=1,
                        **({screen_access.QUERY: request.args[screen_access.QUERY]}
                           if screen_access.QUERY in request.args else {}))
-    html = render_template(template, data_url=data_url, poll_ms=SCREEN_POLL_MS, **context)
+    html = render_template(template, data_url=data_url,
+                           poll_ms=current_app.config.get("SCREEN_POLL_MS", SCREEN_POLL_MS),
+                           **context)
     return Response(html, headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/nights/<night_id>/screen.json")
 def screen_data(night_id: str):
-    """The night's tables and standings as data; `stamp` changes with any of them."""
+    """The night's tables and standings as data; `stamp` changes with any of them
+    (`?stamp=1`: the stamp alone, what the big screen asks every second)."""
     night = night_or_404(night_id)
+    if request.args.get("stamp") == "1":
+        response = jsonify({"stamp": nights.stamp(get_db(), night.id)})
+        response.headers["Cache-Control"] = "no-store"
+        return response
     context = _screen_context(night)
     response = jsonify({
         "night": {"id": night.id, "name": night.name, "date": night.date},
@@ -178,7 +305,33 @@ def screen_data(night_id: str):
             "in_bin": t.deleted,
         } for t in context["tables"]],
         "standings": [{"place": s.place, "label": s.label, "played": s.played, "won": s.won,
-                       "margin": s.margin} for s in context["places"]],
+                       "margin": s.margin} for s in context.get("places", [])],
+        **_progress_data(context),
     })
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _match_data(line: tournaments.MatchLine) -> dict:
+    match = line.match
+    return {"round": match.round, "slot": match.slot, "entrants": list(match.entrants),
+            "wins": list(match.wins), "winner": match.winner, "bye": match.bye,
+            "table": line.playing.number if line.playing else None}
+
+
+def _progress_data(context: dict) -> dict:
+    """A knockout's bracket or a Swiss evening's standings, as data."""
+    if "bracket" in context:
+        found = context["bracket"]
+        return {"entrants": context["labels"], "champion": found.champion,
+                "bracket": [[_match_data(line) for line in round_] for round_ in found.rounds]}
+    if "swiss" in context:
+        found = context["swiss"]
+        return {"entrants": context["labels"],
+                "swiss": {"standings": [{"place": s.standing.place, "entrant": s.standing.entrant,
+                                         "wins": s.standing.wins, "played": s.standing.played,
+                                         "margin": s.standing.margin, "byes": s.standing.byes,
+                                         "withdrawn": s.withdrawn} for s in found.standings],
+                          "rounds": [[_match_data(line) for line in round_]
+                                     for round_ in found.rounds]}}
+    return {}

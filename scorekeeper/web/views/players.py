@@ -63,15 +63,15 @@ def show(player_id: int):
 
 
 def person_context(db, entry: players.Player) -> dict:
-    """The person's rating, its uncertainty and its history (a chart)."""
+    """The person's rating in points, its ± and its history (a chart)."""
     rating = ratings.of_person(db, entry.person)
     if rating is None:
         return {"rating": None}
-    steps = ratings.history(db, entry.person)
-    chart = charts.band_chart([(ratings.MODEL.mu, ratings.MODEL.sigma)]
-                              + [(r.mu, r.sigma) for r in steps])
-    return {"rating": rating, "rating_chart": chart, "min_games": ratings.MIN_GAMES,
-            "rating_start": ratings.MODEL.mu}
+    start = ratings.Rating(ratings.MODEL.mu, ratings.MODEL.sigma, 0)
+    chart = charts.band_chart([(r.points, r.spread)
+                               for r in [start, *ratings.history(db, entry.person)]])
+    return {"rating": rating, "rating_chart": chart, "rating_start": start.points,
+            "provisional_games": ratings.provisional_games(db)}
 
 
 def _chosen(field: str) -> int:

@@ -3,15 +3,17 @@ editable), the preset new games start with, and /rules, how scoring works
 under a preset, in plain words made from its values."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
-from ...service import presets
+from ...service import presets, ratings
 from .. import rule_texts
 from ... import engine
 from ...service.clock import utc_now
 from ..errors import sentence_of
 from ..db import get_db
-from ..forms import CsrfForm, PresetForm, fill_rules, rule_field_list, rule_values
+from ..forms import (
+    CsrfForm, PresetForm, ProvisionalForm, fill_rules, rule_field_list, rule_values,
+)
 from ...engine.errors import ScoringError
 from ...engine.limits import NAME_LENGTH
 
@@ -27,7 +29,27 @@ def index():
         table=presets.table_presets(db),
         default=presets.default_name(db),
         form=CsrfForm(),
+        provisional_form=ProvisionalForm(formdata=None, games=ratings.provisional_games(db)),
     )
+
+
+@bp.post("/settings/ratings")
+def provisional():
+    """How many finished games a rating stays provisional (the ranking lists it apart)."""
+    form = ProvisionalForm()
+    if not form.validate():
+        flash(" ".join(str(e) for e in form.games.errors) or gettext(
+            "This form is incomplete: reload the page and try again."), "error")
+    else:
+        try:
+            ratings.set_provisional_games(get_db(), form.games.data)
+        except ScoringError as error:
+            flash(sentence_of(error), "error")
+        else:
+            flash(ngettext("Saved: a rating is provisional for its first finished game.",
+                           "Saved: a rating is provisional for its first %(num)s finished "
+                           "games.", form.games.data), "info")
+    return redirect(url_for("settings.index") + "#ratings-title", 303)
 
 
 @bp.post("/settings/default")

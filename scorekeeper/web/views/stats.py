@@ -30,5 +30,5 @@ def index():
         "stats/index.html", board=board, name=name, player=player, first=first,
         second=second, pair=pair, names=history.known_names(db), COUNTS=tally.COUNTS,
         wins_chart=wins_chart, wins_desc=wins_desc, gains_chart=gains_chart,
-        gains_desc=gains_desc, ranking=ratings.ranking(db), min_games=ratings.MIN_GAMES,
+        gains_desc=gains_desc, ranking=ratings.ranking(db), rating_start=ratings.CENTRE,
     )
