@@ -273,5 +273,19 @@ def unnamed_sides_not_rated(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
 
 
+@migrations(name="0009_phones")
+def phones(db: sqlite_utils.Database) -> None:
+    """The phones let in to the table (scorekeeper/service/phones.py), each
+    with a pass of its own: only its hash is kept, with the access key it
+    was given under (a mark of it), how it came in, its browser in a few
+    words, and when it came in, was last seen and was turned away."""
+    db["phones"].create(
+        {"id": int, "pass_hash": str, "key_mark": str, "how": str, "browser": str,
+         "created_at": str, "last_seen": str, "turned_away_at": str},
+        pk="id", not_null={"pass_hash", "key_mark", "how", "browser", "created_at",
+                           "last_seen"})
+    db["phones"].create_index(["pass_hash"], unique=True)
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

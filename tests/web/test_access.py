@@ -7,7 +7,8 @@ import re
 import pytest
 
 from scorekeeper.web import access
-from scorekeeper.web.access import COOKIE, Attempts, cookie_value, is_local
+from scorekeeper.web.access import COOKIE, Attempts, is_local
+from support.passes import let_in
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
 REBIND = {"Host": "rebind.attacker.example:5050"}
@@ -16,12 +17,6 @@ REBIND = {"Host": "rebind.attacker.example:5050"}
 @pytest.fixture
 def key(app):
     return app.config["ACCESS_KEY"]
-
-
-def let_in(client, app, host="localhost"):
-    """What a test does to be a device of the table: the access cookie."""
-    client.set_cookie(COOKIE, cookie_value(app.config["ACCESS_KEY"], app.config["SECRET_KEY"]),
-                      domain=host)
 
 
 def test_the_host_itself_needs_no_key(client):
@@ -174,14 +169,19 @@ def test_a_trusted_proxy_says_who_asks(tmp_path):
     from scorekeeper import create_app
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"),
-                      "TRUSTED_PROXY": 1, "ALLOWED_HOSTS": "table.lan"})
+                      "TRUSTED_PROXY": "127.0.0.1", "ALLOWED_HOSTS": "table.lan"})
     client = app.test_client()
-    assert client.get("/", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 200
+    # Through the proxy, even from this machine's own address: never this machine.
+    assert client.get("/", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 403
     phone = client.get("/", headers={"X-Forwarded-For": "10.0.0.1, 192.168.1.23",
                                      "X-Forwarded-Host": "table.lan"})
     assert phone.status_code == 403
-    # A proxy that is not on this machine is not trusted.
-    assert client.get("/", headers={"X-Forwarded-For": "127.0.0.1"}, environ_base=PHONE
+    let_in(client, app)  # the test client's own host: the browser sent it for table.lan
+    assert client.get("/", headers={"X-Forwarded-For": "192.168.1.23",
+                                    "X-Forwarded-Host": "table.lan"}).status_code == 200
+    # A proxy at another address is not trusted: its forwarded name is not taken.
+    assert client.get("/", headers={"X-Forwarded-For": "127.0.0.1",
+                                    "X-Forwarded-Host": "table.lan"}, environ_base=PHONE
                       ).status_code == 403
 
 
