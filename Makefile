@@ -63,7 +63,8 @@ https-tools:
 	@{ command -v caddy && command -v certutil; } >/dev/null 2>&1 || { \
 	  echo "Installing Debian's caddy and libnss3-tools for the https tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq caddy libnss3-tools >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq caddy libnss3-tools >/dev/null; \
+	  if [ -d /run/systemd/system ]; then $$SUDO systemctl disable --now caddy >/dev/null 2>&1 || true; fi; }
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

@@ -15,9 +15,11 @@ import socket
 import ssl
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from .live_server import free_port
+from .live_server import LiveServer, free_port
 
 CADDY = os.environ.get("CADDY", "/usr/bin/caddy")
 CERTUTIL = os.environ.get("CERTUTIL", "/usr/bin/certutil")
@@ -160,3 +162,22 @@ class _Connection(http.client.HTTPSConnection):
         sock = socket.create_connection(("127.0.0.1", self.caddy.port), self.timeout,
                                         source_address=(self.source, 0))
         self.sock = self._context.wrap_socket(sock, server_hostname=self.caddy.name)
+
+
+@contextmanager
+def serving_https(folder: Path, name: str, **env: str) -> Iterator[tuple[LiveServer, Caddy]]:
+    """The real server (told of its proxy: TRUSTED_PROXY=127.0.0.1, answering
+    to NAME) behind Caddy, both answering when entered; `env`: more of the
+    server's environment (FLASK_ACCESS_KEY, FLASK_SECRET_KEY…)."""
+    folder = Path(folder)
+    env = dict({"FLASK_ALLOWED_HOSTS": NAME, "FLASK_TRUSTED_PROXY": "127.0.0.1"}, **env)
+    live = LiveServer(folder, folder / f"{name}.sqlite3", **env)
+    live.start()
+    caddy = Caddy(folder, live.port)
+    try:
+        live.get("/")  # answers (a 403: from the proxy's own address, nobody is this machine)
+        caddy.start()
+        yield live, caddy
+    finally:
+        caddy.stop()
+        live.kill()
