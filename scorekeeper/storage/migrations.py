@@ -289,3 +289,21 @@ def phones(db: sqlite_utils.Database) -> None:
 
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)
+
+
+def apply_these(db: sqlite_utils.Database, applied: dict[str, str]) -> None:
+    """Only the steps named in `applied` (name: when it was applied), in
+    their order here, recorded with those times: a fresh store as a backup
+    that went through them was made (storage/backup.py's restore)."""
+    migrations.ensure_migrations_table(db)
+    for step in migrations.pending(db):
+        if step.name not in applied:
+            continue
+        if step.transactional:
+            with db.atomic():
+                step.fn(db)
+        else:
+            step.fn(db)
+        db[migrations.migrations_table].insert(
+            {"migration_set": migrations.name, "name": step.name,
+             "applied_at": applied[step.name]})
