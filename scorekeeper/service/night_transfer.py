@@ -11,6 +11,7 @@ import sqlite_utils
 
 from . import nights
 from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..engine.names import clean_name
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")
@@ -47,7 +48,7 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
     except (TypeError, ValueError, AssertionError):
         _fail(N_("A night's date and time are not valid."))
     preset = night["preset"]
-    if not isinstance(preset, str) or not 1 <= len(preset) <= 40:
+    if not isinstance(preset, str) or not 1 <= len(preset) <= 40 or clean_name(preset) != preset:
         _fail(N_("A night's preset must be a name of 1 to 40 characters."))
     # The rest as a new night's (the preset aside: another table's may be unknown here).
     checked = nights.parse_night(dict(night, preset=preset), {preset: None})
