@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from . import ratings
-from .unnamed import NOBODY
+from .unnamed import NOBODY, is_default
 from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.names import clean_name, visible_name
@@ -221,6 +221,10 @@ def merge(db: sqlite_utils.Database, source_id: int, target_id: int, now: str) -
         raise RuleViolation(N_("Only two entries that are not merged already can be merged."))
     if source.id == target.id:
         raise RuleViolation(N_("A player cannot be merged with itself."))
+    for entry in (target, source):
+        if is_default(entry.name):  # "Nous" at one table is not "Nous" at the next
+            raise RuleViolation(N_("%(name)s is a side's default name, nobody's: no one can "
+                                   "be merged with it."), name=entry.name)
     shared = db.execute(
         "SELECT 1 FROM seats a JOIN seats b ON b.game_id = a.game_id"
         " WHERE a.person = ? AND b.person = ? LIMIT 1", [source.person, target.person]).fetchone()
