@@ -115,7 +115,7 @@ class Caddy:
                 timeout: float = 10) -> tuple[int, http.client.HTTPMessage, bytes]:
         """One request over https to NAME, from the loopback address `source`
         (the phone's address, as Caddy forwards it)."""
-        connection = _Connection(self, source, timeout)
+        connection = Connection(self, source, timeout)
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
@@ -151,7 +151,7 @@ def trusting_home(folder: Path, root_certificate: Path) -> Path:
     return home
 
 
-class _Connection(http.client.HTTPSConnection):
+class Connection(http.client.HTTPSConnection):
     """https to Caddy's NAME, reached on loopback from a chosen address."""
 
     def __init__(self, caddy: Caddy, source: str, timeout: float):
