@@ -36,6 +36,14 @@ def _fail(message: str, **params) -> None:
     raise InvalidInput(message, **params)
 
 
+def _moment(value: Any) -> bool:
+    """A date and time with its time zone (ISO 8601), as the app stores them."""
+    try:
+        return isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
+    except ValueError:
+        return False
+
+
 def _check_night(night: Any, game_ids: set[str]) -> dict:
     if not isinstance(night, dict) or set(night) != set(NIGHT_FIELDS):
         _fail(N_("A night must be an object with exactly the fields: %(fields)s."),
@@ -44,8 +52,9 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
         _fail(N_("A night's id must be 8 to 40 lowercase letters and digits."))
     try:
         date.fromisoformat(night["date"])
-        assert datetime.fromisoformat(night["created_at"]).tzinfo is not None
-    except (TypeError, ValueError, AssertionError):
+    except (TypeError, ValueError):
+        _fail(N_("A night's date and time are not valid."))
+    if not _moment(night["created_at"]):
         _fail(N_("A night's date and time are not valid."))
     preset = night["preset"]
     if not isinstance(preset, str) or not 1 <= len(preset) <= 40 or clean_name(preset) != preset:
@@ -63,9 +72,11 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
                   fields=", ".join(TABLE_FIELDS))
         if table["game"] not in game_ids:
             _fail(N_("A night's table names a game the export does not hold."))
-        if table["number"] != number or not (table["round"] is None or (
-                type(table["round"]) is int and table["round"] >= 1)):
+        if type(table["number"]) is not int or table["number"] != number or not (
+                table["round"] is None or (type(table["round"]) is int and table["round"] >= 1)):
             _fail(N_("A night's tables must be numbered 1, 2, 3… (round: a number or null)."))
+        if not _moment(table["created_at"]):
+            _fail(N_("A night's date and time are not valid."))
     return night
 
 

@@ -210,6 +210,20 @@ def test_a_broken_format_2_document_is_refused_with_a_sentence_or_leaves_all_sou
     assert_sound(store)
 
 
+@pytest.mark.parametrize("value", [[], {}, ["2026-12-04T20:00:00+00:00"], 7, "yesterday",
+                                   "2026-12-04T20:00:00"])
+def test_a_nights_table_time_that_is_no_time_is_refused(fuzz, value):
+    """Found by the fuzz: a list there reached the INSERT, a 503 "cannot be reached"."""
+    document, app, client, store = fuzz
+    broken = renamed(document, random.Random(7))
+    broken["nights"][0]["tables"][0]["created_at"] = value
+    before = dump(store)
+    response = client.post("/api/games/import", json=broken, headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "date and time are not valid" in response.get_json()["error"]
+    assert dump(store) == before
+
+
 def test_the_document_unbroken_imports_once_then_is_skipped(fuzz):
     document, app, client, store = fuzz
     first = client.post("/api/games/import", json=document)
