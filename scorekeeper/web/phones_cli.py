@@ -7,7 +7,7 @@ from flask.cli import with_appcontext
 
 from ..service import phones
 from ..service.clock import utc_now
-from ..storage import db as storage
+from ..storage.db import connect
 from ..engine.errors import ScoringError
 from .access import gate
 
@@ -17,7 +17,7 @@ from .access import gate
 @with_appcontext
 def phones_command(away: int | None) -> None:
     """List the phones let in to the table, or turn one away."""
-    connection = storage.connect(current_app.config["DATABASE"])
+    connection = connect(current_app.config["DATABASE"])
     try:
         mark = gate(current_app).mark
         if away is not None:
