@@ -15,6 +15,7 @@ from ..engine.names import clean_name
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")
+MAX_ROUND = 99  # as the round's form: far more than 8 entrants' round robin needs
 
 
 def export_nights(db: sqlite_utils.Database) -> list[dict[str, Any]]:
@@ -73,7 +74,7 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
         if table["game"] not in game_ids:
             _fail(N_("A night's table names a game the export does not hold."))
         if type(table["number"]) is not int or table["number"] != number or not (
-                table["round"] is None or (type(table["round"]) is int and table["round"] >= 1)):
+                table["round"] is None or (type(table["round"]) is int and 1 <= table["round"] <= MAX_ROUND)):
             _fail(N_("A night's tables must be numbered 1, 2, 3… (round: a number or null)."))
         if not _moment(table["created_at"]):
             _fail(N_("A night's date and time are not valid."))

@@ -224,6 +224,19 @@ def test_a_nights_table_time_that_is_no_time_is_refused(fuzz, value):
     assert dump(store) == before
 
 
+@pytest.mark.parametrize("value", [2**70, 2**63, 100, 0, -1, True, 1.0])
+def test_a_nights_table_round_out_of_bounds_is_refused(fuzz, value):
+    """Found by the fuzz: 2**70 reached the INSERT, a 500."""
+    document, app, client, store = fuzz
+    broken = renamed(document, random.Random(8))
+    broken["nights"][0]["tables"][0]["round"] = value
+    before = dump(store)
+    response = client.post("/api/games/import", json=broken, headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "numbered 1, 2, 3" in response.get_json()["error"]
+    assert dump(store) == before
+
+
 def test_the_document_unbroken_imports_once_then_is_skipped(fuzz):
     document, app, client, store = fuzz
     first = client.post("/api/games/import", json=document)
