@@ -312,3 +312,15 @@ def test_the_key_never_sends_a_device_to_another_site(app, client, key):
         answer = app.test_client().post("/key", data={"key": key, "next": bad},
                                         environ_base=PHONE)
         assert answer.status_code == 303 and answer.headers["Location"] == "/", bad
+
+
+@pytest.mark.parametrize("value", [1, "1", "two proxies", "127.0.0.1, nginx"])
+def test_a_trusted_proxy_that_is_no_address_stops_the_start_with_a_sentence(tmp_path, value):
+    """`TRUSTED_PROXY=1` used to trust one proxy hop, whatever its address
+    said: a forged X-Forwarded-Host then opened /pair."""
+    from scorekeeper import create_app
+    from scorekeeper.web.secret import SecretError
+
+    with pytest.raises(SecretError, match="TRUSTED_PROXY must be the address of the proxy"):
+        create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"),
+                    "TRUSTED_PROXY": value})
