@@ -143,7 +143,7 @@ def mutate(document: dict, rng: random.Random, here_ids: list[str]) -> dict:
     elif move == 1 and isinstance(parent, list):
         parent.insert(last, copy.deepcopy(parent[last]))  # the same thing twice
     elif move == 2:
-        parent[last] = rng.choice(HOSTILE_VALUES)
+        parent[last] = copy.deepcopy(rng.choice(HOSTILE_VALUES))  # never the shared one
     elif move == 3 and isinstance(parent[last], str):
         parent[last] = parent[last] + rng.choice(["\u200b", "\u202e", "\x00", " ", "\u00ad"])
     elif move == 4 and isinstance(parent[last], str) and here_ids:
@@ -155,7 +155,8 @@ def mutate(document: dict, rng: random.Random, here_ids: list[str]) -> dict:
         except (KeyError, IndexError, TypeError):
             pass
     elif move == 6 and isinstance(parent, dict):
-        parent[rng.choice(["extra", "screen_key", "seq", "id"])] = rng.choice(HOSTILE_VALUES)
+        parent[rng.choice(["extra", "screen_key", "seq", "id"])] = copy.deepcopy(
+            rng.choice(HOSTILE_VALUES))
     elif move == 7 and isinstance(parent[last], list) and parent[last]:
         rng.shuffle(parent[last])
     elif move == 8 and isinstance(parent[last], int) and not isinstance(parent[last], bool):
