@@ -71,10 +71,11 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
         if not isinstance(table, dict) or set(table) != set(TABLE_FIELDS):
             _fail(N_("A night's table must be an object with exactly the fields: %(fields)s."),
                   fields=", ".join(TABLE_FIELDS))
-        if table["game"] not in game_ids:
+        if not isinstance(table["game"], str) or table["game"] not in game_ids:
             _fail(N_("A night's table names a game the export does not hold."))
         if type(table["number"]) is not int or table["number"] != number or not (
-                table["round"] is None or (type(table["round"]) is int and 1 <= table["round"] <= MAX_ROUND)):
+                table["round"] is None
+                or (type(table["round"]) is int and 1 <= table["round"] <= MAX_ROUND)):
             _fail(N_("A night's tables must be numbered 1, 2, 3… (round: a number or null)."))
         if not _moment(table["created_at"]):
             _fail(N_("A night's date and time are not valid."))

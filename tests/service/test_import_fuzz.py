@@ -238,6 +238,19 @@ def test_a_nights_table_round_out_of_bounds_is_refused(fuzz, value):
     assert dump(store) == before
 
 
+@pytest.mark.parametrize("value", [{}, [], {"id": "x"}, ["x"], None, 7])
+def test_a_nights_table_that_names_no_game_is_refused(fuzz, value):
+    """Found by the fuzz: an object there made the check fail (unhashable): a 500."""
+    document, app, client, store = fuzz
+    broken = renamed(document, random.Random(9))
+    broken["nights"][0]["tables"][0]["game"] = value
+    before = dump(store)
+    response = client.post("/api/games/import", json=broken, headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "names a game the export does not hold" in response.get_json()["error"]
+    assert dump(store) == before
+
+
 def test_the_document_unbroken_imports_once_then_is_skipped(fuzz):
     document, app, client, store = fuzz
     first = client.post("/api/games/import", json=document)
