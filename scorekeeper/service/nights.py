@@ -245,7 +245,7 @@ def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules
     if preset not in presets:
         raise InvalidInput(N_("There is no such preset."))
     count = data.get("players")
-    if count not in (2, 4):
+    if type(count) is not int or count not in (2, 4):
         raise InvalidInput(N_("A night's games are two players, or teams of two."))
     entrants = data.get("entrants") or []
     if not isinstance(entrants, list) or len(entrants) > MAX_ENTRANTS:
