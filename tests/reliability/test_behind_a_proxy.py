@@ -145,6 +145,9 @@ def test_the_key_page_pairing_a_tap_and_the_export_over_https(told):
     # and so does a request straight from the proxy's address.
     assert caddy.request("GET", "/games/export.json")[0] == 403
     assert live.get("/games/export.json")[0] == 403
+    # No pass in a log, the proxy's or the server's.
+    for token in (first["Cookie"].split("=", 1)[1], second["Cookie"].split("=", 1)[1]):
+        assert token not in caddy.log.read_text() + live.log.read_text()
 
 
 def test_behind_the_proxy_each_phone_is_counted_by_its_own_address(told):
