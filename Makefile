@@ -13,12 +13,12 @@ VERSION := $(shell cksum pyproject.toml | cut -d' ' -f1)
 RUN_STAMP := $(VENV)/.run-$(VERSION)
 TEST_STAMP := $(VENV)/.test-$(VERSION)
 
-.PHONY: run test bench chromium translations clean
+.PHONY: run test bench chromium https-tools translations clean
 
 run: $(RUN_STAMP) translations
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
 
-test: $(TEST_STAMP) chromium translations
+test: $(TEST_STAMP) chromium https-tools translations
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 # Issue 7's measurements at full sizes: writes bench/results.json and the table
@@ -56,6 +56,15 @@ chromium:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's Caddy and NSS tools for the https tests: the real server behind a
+# real reverse proxy with TLS, its authority trusted by the test's own browser.
+https-tools:
+	@{ command -v caddy && command -v certutil; } >/dev/null 2>&1 || { \
+	  echo "Installing Debian's caddy and libnss3-tools for the https tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq caddy libnss3-tools >/dev/null; \
+	  if [ -d /run/systemd/system ]; then $$SUDO systemctl disable --now caddy >/dev/null 2>&1 || true; fi; }
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

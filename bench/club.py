@@ -56,10 +56,14 @@ class Table(threading.Thread):
     """One table's scorer: creates a game, then posts its taps one by one."""
 
     def __init__(self, number: int, port: int, max_events: int, start: threading.Event,
-                 deadline: list[float]):
+                 deadline: list[float], connect=None, headers: dict | None = None):
         super().__init__(name=f"table-{number}", daemon=True)
         self.number = number
         self.port = port
+        # How the table reaches the server (bench/club_proxy.py: through Caddy, with its pass).
+        self.connect = connect or (lambda: http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=TIMEOUT_SECONDS))
+        self.headers = headers or {}
         self.start_signal = start
         self.deadline = deadline
         rng = random.Random(number)
@@ -76,12 +80,11 @@ class Table(threading.Thread):
 
     def post(self, path: str, body: dict, key: str) -> tuple[int, dict]:
         data = json.dumps(body).encode()
-        headers = {"Content-Type": "application/json", "Idempotency-Key": key}
+        headers = {"Content-Type": "application/json", "Idempotency-Key": key, **self.headers}
         for attempt in range(RETRIES + 1):
             try:
                 if self.connection is None:
-                    self.connection = http.client.HTTPConnection(
-                        "127.0.0.1", self.port, timeout=TIMEOUT_SECONDS)
+                    self.connection = self.connect()
                 started = time.perf_counter()
                 self.connection.request("POST", path, body=data, headers=headers)
                 response = self.connection.getresponse()
@@ -168,14 +171,19 @@ def count_in_database(database: Path, tables: list[Table]) -> dict:
         db.close()
 
 
-def one_repeat(tables: int, max_events: int, seconds: float) -> dict:
+def one_repeat(tables: int, max_events: int, seconds: float, front=None) -> dict:
+    """`front(folder, server)`: what stands before the server (a proxy), a
+    context manager giving each table's Table options; None: nothing."""
     with scratch_dir("club") as folder:
         database = folder / "club.sqlite3"
-        server = Server(database, folder / "server.log")
+        server = Server(database, folder / "server.log", **(front.env if front else {}))
+        proxy = front(folder, server) if front else None
         try:
+            options = proxy.__enter__() if proxy else (lambda number: {})
             start = threading.Event()
             deadline = [0.0]
-            players = [Table(n, server.port, max_events, start, deadline) for n in range(tables)]
+            players = [Table(n, server.port, max_events, start, deadline, **options(n))
+                       for n in range(tables)]
             for t in players:
                 t.start()
             server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
@@ -190,6 +198,8 @@ def one_repeat(tables: int, max_events: int, seconds: float) -> dict:
                 server_cpu = server.cpu_seconds() - server_cpu
             hung = sum(1 for t in players if t.is_alive())
         finally:
+            if proxy:
+                proxy.__exit__(None, None, None)
             server.stop()
         counts = count_in_database(database, players)
     acknowledged = sum(len(t.acknowledged) for t in players)
@@ -216,8 +226,8 @@ def one_repeat(tables: int, max_events: int, seconds: float) -> dict:
     }
 
 
-def measure(tables: int, repeats: int, max_events: int, seconds: float) -> Row:
-    runs = [one_repeat(tables, max_events, seconds) for _ in range(repeats)]
+def measure(tables: int, repeats: int, max_events: int, seconds: float, front=None) -> Row:
+    runs = [one_repeat(tables, max_events, seconds, front) for _ in range(repeats)]
     figures = {
         key: median([run[key] for run in runs])
         for key in ("events_per_s", "request_p50_ms", "request_p99_ms", "seconds",

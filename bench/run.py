@@ -32,6 +32,7 @@ from .common import ROOT, file_system_of
 
 # One module per row of the table, in the table's order.
 ROWS = ["bench.tap", "bench.tap_floor", "bench.game_length", "bench.replay", "bench.club",
+        "bench.club_proxy",
         "bench.browser_game",
         "bench.page_weight", "bench.history_scale", "bench.people_scale", "bench.tournaments"]
 

@@ -5,11 +5,18 @@ sees (a zero-width space, a byte-order mark, NUL, ESC, direction marks, a
 Hangul filler) and one letter spelled two ways (é as one character, or e
 and an accent), so that "Nous" and "Nous\u200b" were two sides, two lines
 of the statistics, and a name could look empty. The one rule, for every
-name the app takes (sides, presets, the history's filter): NFC, no control,
-format or surrogate character, every run of blanks one space, trimmed.
+name the app takes (sides, players' names and nicknames, nights and their
+entrants, presets, the history's filter): NFC, no control, format (bidi
+marks and overrides among them) or surrogate character, every run of
+blanks one space, trimmed; a name that held only invisible characters is
+refused, not kept empty.
 """
 
 import unicodedata
+
+from .errors import N_, InvalidInput
+
+INVISIBLE_ONLY = N_("A name must show something: this one holds only invisible characters.")
 
 BLANKS = {"\t", "\n", "\r", "\x0b", "\x0c", "\x85"}  # controls that separate words
 # Letters and symbols that draw nothing: Hangul fillers, the blank braille cell.
@@ -26,3 +33,12 @@ def clean_name(text: str) -> str:
         elif unicodedata.category(char) not in HIDDEN and char not in INVISIBLE:
             kept.append(char)
     return " ".join(unicodedata.normalize("NFC", "".join(kept)).split())
+
+
+def visible_name(text: str, refusal: str = INVISIBLE_ONLY) -> str:
+    """`text` cleaned; refused with `refusal` when something was typed and
+    nothing of it can be seen ("" stays "": the caller says a name is needed)."""
+    name = clean_name(text)
+    if not name and text.strip():
+        raise InvalidInput(refusal)
+    return name

@@ -14,11 +14,13 @@ import sqlite_utils
 
 from . import nights
 from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..engine.names import clean_name
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")
 TOURNAMENT_FIELDS = ("format", "match_games", "seeding", "rounds", "joined", "withdrawn",
                      "pairings", "matches")
+MAX_ROUND = 99  # as the round's form: far more than 8 entrants' round robin needs
 
 
 def export_nights(db: sqlite_utils.Database) -> list[dict[str, Any]]:
@@ -110,6 +112,14 @@ def _check_tournament(found: Any, night: dict) -> dict:
             "seeding": found["seeding"], "rounds": found["rounds"]}
 
 
+def _moment(value: Any) -> bool:
+    """A date and time with its time zone (ISO 8601), as the app stores them."""
+    try:
+        return isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
+    except ValueError:
+        return False
+
+
 def _check_night(night: Any, game_ids: set[str]) -> dict:
     if not isinstance(night, dict) or set(night) - {"tournament"} != set(NIGHT_FIELDS):
         _fail(N_("A night must be an object with exactly the fields: %(fields)s."),
@@ -118,11 +128,12 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
         _fail(N_("A night's id must be 8 to 40 lowercase letters and digits."))
     try:
         date.fromisoformat(night["date"])
-        assert datetime.fromisoformat(night["created_at"]).tzinfo is not None
-    except (TypeError, ValueError, AssertionError):
+    except (TypeError, ValueError):
+        _fail(N_("A night's date and time are not valid."))
+    if not _moment(night["created_at"]):
         _fail(N_("A night's date and time are not valid."))
     preset = night["preset"]
-    if not isinstance(preset, str) or not 1 <= len(preset) <= 40:
+    if not isinstance(preset, str) or not 1 <= len(preset) <= 40 or clean_name(preset) != preset:
         _fail(N_("A night's preset must be a name of 1 to 40 characters."))
     tables = night["tables"]
     if not isinstance(tables, list):
@@ -138,11 +149,14 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
         if not isinstance(table, dict) or set(table) != set(TABLE_FIELDS):
             _fail(N_("A night's table must be an object with exactly the fields: %(fields)s."),
                   fields=", ".join(TABLE_FIELDS))
-        if table["game"] not in game_ids:
+        if not isinstance(table["game"], str) or table["game"] not in game_ids:
             _fail(N_("A night's table names a game the export does not hold."))
-        if table["number"] != number or not (table["round"] is None or (
-                type(table["round"]) is int and table["round"] >= 1)):
+        if type(table["number"]) is not int or table["number"] != number or not (
+                table["round"] is None
+                or (type(table["round"]) is int and 1 <= table["round"] <= MAX_ROUND)):
             _fail(N_("A night's tables must be numbered 1, 2, 3… (round: a number or null)."))
+        if not _moment(table["created_at"]):
+            _fail(N_("A night's date and time are not valid."))
     return night
 
 

@@ -27,6 +27,7 @@ from .. import engine
 from ..engine import tournament
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.limits import NAME_LENGTH
+from ..engine.names import visible_name
 from ..storage.db import write_transaction
 
 MAX_ENTRANTS = 8  # a round robin's
@@ -274,9 +275,13 @@ def next_round(db: sqlite_utils.Database, night: Night
 # -- writing ---------------------------------------------------------------------------------
 
 def _text(value: Any, length: int, message: str) -> str:
-    if not isinstance(value, str) or not 1 <= len(value.strip()) <= length:
+    if not isinstance(value, str):
         raise InvalidInput(message, length=length)
-    return " ".join(value.split())
+    name = visible_name(value, N_("A night's name must show something: this one holds only "
+                                  "invisible characters."))
+    if not 1 <= len(name) <= length:
+        raise InvalidInput(message, length=length)
+    return name
 
 
 def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules]) -> dict:
@@ -296,7 +301,7 @@ def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules
     if preset not in presets:
         raise InvalidInput(N_("There is no such preset."))
     count = data.get("players")
-    if count not in (2, 4):
+    if type(count) is not int or count not in (2, 4):
         raise InvalidInput(N_("A night's games are two players, or teams of two."))
     kind = data.get("format", "round_robin")
     if kind not in FORMATS:

@@ -12,16 +12,16 @@ No Flask here; callers hold the write transaction where they write.
 """
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
 
 from . import ratings
-from .unnamed import NOBODY
+from .unnamed import NOBODY, is_default
 from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..engine.names import clean_name, visible_name
 from ..engine.newgame import NAME_LENGTH
 
 NICKNAME_LENGTH = 12
@@ -46,12 +46,12 @@ COLUMNS = "id, name, nickname, person, merged_into, created_at"
 
 
 def clean(name: str) -> str:
-    """A name as the roster keeps it: composed, blanks collapsed."""
-    return unicodedata.normalize("NFC", " ".join(name.split()))
+    """A name as the roster keeps it: the one rule of every name (engine/names.py)."""
+    return clean_name(name)
 
 
 def name_key(name: str) -> str:
-    """Names are one player when they differ only by case and blanks."""
+    """Names are one player when they differ only by case, blanks and what nobody sees."""
     return clean(name).casefold()
 
 
@@ -94,7 +94,8 @@ def known_as(db: sqlite_utils.Database, name: str) -> set[int]:
 def check_name(name: Any, field: str = "name") -> str:
     if not isinstance(name, str):
         raise InvalidInput(N_("A player's name must be text."))
-    name = clean(name)
+    name = visible_name(name, N_("A player's name must show something: this one holds only "
+                                 "invisible characters."))
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput(N_("A player's name takes 1 to %(length)s characters."),
                            length=NAME_LENGTH)
@@ -210,7 +211,8 @@ def rename(db: sqlite_utils.Database, player_id: int, name: Any, nickname: Any,
     name = check_name(name)
     if nickname is not None and not isinstance(nickname, str):
         raise InvalidInput(N_("A nickname must be text."))
-    nickname = clean(nickname or "") or None
+    nickname = visible_name(nickname or "", N_(
+        "A nickname must show something: this one holds only invisible characters.")) or None
     if nickname is not None and len(nickname) > NICKNAME_LENGTH:
         raise InvalidInput(N_("A nickname takes at most %(length)s characters."),
                            length=NICKNAME_LENGTH)
@@ -218,6 +220,10 @@ def rename(db: sqlite_utils.Database, player_id: int, name: Any, nickname: Any,
     if other is not None and other.id != player.id:
         raise RuleViolation(N_("%(name)s is already a player: merge the two instead."),
                             name=other.name)
+    named = by_name(db, nickname) if nickname is not None else None
+    if named is not None and named.person != player.person:
+        raise RuleViolation(N_("%(name)s is another player's name: choose another nickname."),
+                            name=named.name)
     if name == player.name and nickname == player.nickname:
         raise RuleViolation(N_("This changes nothing."))
     db.execute("UPDATE players SET name = ?, name_key = ?, nickname = ? WHERE id = ?",
@@ -234,6 +240,10 @@ def merge(db: sqlite_utils.Database, source_id: int, target_id: int, now: str) -
         raise RuleViolation(N_("Only two entries that are not merged already can be merged."))
     if source.id == target.id:
         raise RuleViolation(N_("A player cannot be merged with itself."))
+    for entry in (target, source):
+        if is_default(entry.name):  # "Nous" at one table is not "Nous" at the next
+            raise RuleViolation(N_("%(name)s is a side's default name, nobody's: no one can "
+                                   "be merged with it."), name=entry.name)
     shared = db.execute(
         "SELECT 1 FROM seats a JOIN seats b ON b.game_id = a.game_id"
         " WHERE a.person = ? AND b.person = ? LIMIT 1", [source.person, target.person]).fetchone()

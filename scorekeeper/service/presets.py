@@ -13,7 +13,7 @@ import sqlite_utils
 from .. import engine
 from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput
-from ..engine.names import clean_name
+from ..engine.names import clean_name, visible_name
 from ..engine.newgame import NAME_LENGTH
 
 DEFAULT_KEY = "default_preset"
@@ -74,7 +74,8 @@ def set_default(db: sqlite_utils.Database, name: str) -> None:
 
 
 def _checked_name(db: sqlite_utils.Database, name: str, preset_id: str | None) -> str:
-    name = clean_name(name or "")
+    name = visible_name(name or "", N_("A preset's name must show something: this one holds "
+                                       "only invisible characters."))
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput(N_("A preset's name takes 1 to %(length)s characters."),
                            length=NAME_LENGTH)

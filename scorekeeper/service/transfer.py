@@ -24,6 +24,7 @@ from ..engine import tally
 from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ..engine.houserules import HouseRules, check_rule
+from ..engine.names import clean_name
 
 FORMAT = "ronda-scorekeeper"
 # Version 2 (issue 15) adds each game's seats (who sat on each side, by
@@ -191,7 +192,8 @@ def _rules(data: Any) -> HouseRules:
     if not isinstance(data, dict):
         _fail(N_("The rules must be an object."))
     preset = data.get("preset")
-    if not isinstance(preset, str) or not 1 <= len(preset) <= PRESET_NAME_LENGTH:
+    if (not isinstance(preset, str) or not 1 <= len(preset) <= PRESET_NAME_LENGTH
+            or clean_name(preset) != preset):
         _fail(N_("The rules' preset must be a name of 1 to %(length)s characters."),
               length=PRESET_NAME_LENGTH)
     values = {key: check_rule(key, value) for key, value in data.items() if key != "preset"}

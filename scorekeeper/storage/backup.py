@@ -5,6 +5,13 @@ demand (`flask --app scorekeeper backup`); `flask --app scorekeeper restore
 FILE` puts one back (those commands: web/backup_cli.py). The backup API
 copies a consistent snapshot even while the server writes, which a plain
 file copy of a WAL database does not.
+
+A restore makes the live store only from what the app itself makes: a
+fresh store built by the same migrations the backup says were applied,
+then the backup's rows copied into its tables, column by column. A file
+can hold anything SQLite can (a trigger that deletes the log as taps
+arrive, a view, an index, a table, a changed `user_version` or journal
+mode): none of it comes along, and the restore names what it left out.
 """
 
 import os
@@ -111,7 +118,7 @@ def rotate(backup_dir: Path, keep: int) -> None:
 
 def _stage(source_file: Path, timeout: float) -> sqlite3.Connection:
     """The backup file copied into memory and checked, so that the restore
-    puts back exactly what was checked."""
+    reads exactly what was checked."""
     staged = sqlite3.connect(":memory:")
     try:
         source = sqlite3.connect(source_file.resolve().as_uri() + "?mode=ro", uri=True)
@@ -132,6 +139,55 @@ def _stage(source_file: Path, timeout: float) -> sqlite3.Connection:
     return staged
 
 
+def _rebuilt(staged: sqlite3.Connection) -> tuple[sqlite3.Connection, list[str]]:
+    """A fresh store made by the migrations the backup says it went through,
+    holding the backup's rows; and what the backup held that they do not
+    make ("trigger erase_log"), left out. Raises BackupError when a table of
+    the app lacks a column or its rows break the app's own constraints."""
+    applied = {m.name: m.applied_at for m in
+               migrations.migrations.applied(sqlite_utils.Database(staged))}
+    fresh = sqlite3.connect(":memory:")
+    try:
+        migrations.apply_these(sqlite_utils.Database(fresh), applied)
+        made = _objects(fresh)
+        left_out = [f"{kind} {name}" for kind, name in sorted(_objects(staged) - made)]
+        for kind, table in sorted(made):
+            if kind != "table" or table == migrations.migrations.migrations_table:
+                continue
+            columns = _columns(fresh, table)
+            missing = [c for c in columns if c not in _columns(staged, table)]
+            if missing:
+                raise BackupError(f"its table {table} lacks the column {missing[0]}")
+            left_out += [f"column {table}.{c}" for c in _columns(staged, table)
+                         if c not in columns]
+            names = ", ".join(f'"{c}"' for c in columns)
+            fresh.executemany(
+                f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in columns)})',
+                staged.execute(f'SELECT {names} FROM "{table}"'))
+        problems = fresh.execute("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise BackupError(f"a row of its table {problems[0][0]} points to nothing")
+        fresh.commit()
+        _check(fresh)
+    except sqlite3.IntegrityError as error:
+        fresh.close()
+        raise BackupError(f"its rows break the store's own rules ({error})") from None
+    except BaseException:
+        fresh.close()
+        raise
+    return fresh, left_out
+
+
+def _objects(conn: sqlite3.Connection) -> set[tuple[str, str]]:
+    """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) aside."""
+    return {(kind, name) for kind, name in conn.execute(
+        "SELECT type, name FROM sqlite_master") if not name.startswith("sqlite_")}
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')]
+
+
 def _known_migrations() -> set[str]:
     # Every migration is pending on an empty database.
     return {m.name for m in migrations.migrations.pending(sqlite_utils.Database(memory=True))}
@@ -144,15 +200,29 @@ def _locked(error: sqlite3.Error) -> bool:
 IN_USE = "The store is in use: stop the server, then restore again."
 
 
+class Restored(tuple):
+    """What a restore did: where the previous store was saved (None if it
+    held nothing), and what the backup held that the app does not make."""
+
+    saved: Path | None
+    left_out: list[str]
+
+    def __new__(cls, saved: Path | None, left_out: list[str]):
+        made = super().__new__(cls, (saved, left_out))
+        made.saved, made.left_out = saved, left_out
+        return made
+
+
 def restore(
     database: str, source_file: Path, backup_dir: Path, keep: int = DEFAULT_KEEP,
     timeout: float = db.BUSY_TIMEOUT_SECONDS,
-) -> Path | None:
-    """Put `source_file` back as the store: check it, copy the current store
-    aside, copy the backup in with the backup API, then migrate. Returns where
-    the previous store was saved (None if it held nothing). Raises BackupError,
-    leaving the current store untouched, when the file is not a sound
-    scorekeeper backup or the store is in use (a server runs on it: store_lock)."""
+) -> Restored:
+    """Put `source_file` back as the store: check it, build a fresh store of
+    its rows (what the migrations make, nothing else), copy the current store
+    aside, copy the fresh one in with the backup API, then migrate. Raises
+    BackupError, leaving the current store untouched, when the file is not a
+    sound scorekeeper backup or the store is in use (a server runs on it:
+    store_lock)."""
     try:
         with restore_lock(database):
             return _restore(database, source_file, backup_dir, keep, timeout)
@@ -161,9 +231,13 @@ def restore(
 
 
 def _restore(database: str, source_file: Path, backup_dir: Path, keep: int, timeout: float
-             ) -> Path | None:
+             ) -> Restored:
     try:
         staged = _stage(Path(source_file), timeout)
+        try:
+            fresh, left_out = _rebuilt(staged)
+        finally:
+            staged.close()
     except (BackupError, sqlite3.DatabaseError) as error:
         raise BackupError(
             f"{source_file} is not a scorekeeper backup that can be restored ({error}). "
@@ -176,14 +250,14 @@ def _restore(database: str, source_file: Path, backup_dir: Path, keep: int, time
             if _locked(error):
                 raise
             saved = _set_aside(database, backup_dir)  # past reading: keep its bytes
-        _put_back(staged, database, timeout)
+        _put_back(fresh, database, timeout)
     except sqlite3.OperationalError as error:
         if _locked(error):
             raise BackupError(IN_USE) from None
         raise
     finally:
-        staged.close()
-    return saved
+        fresh.close()
+    return Restored(saved, left_out)
 
 
 def _set_aside(database: str, backup_dir: Path) -> Path:

@@ -273,6 +273,20 @@ def unnamed_sides_not_rated(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
 
 
+@migrations(name="0009_phones")
+def phones(db: sqlite_utils.Database) -> None:
+    """The phones let in to the table (scorekeeper/service/phones.py), each
+    with a pass of its own: only its hash is kept, with the access key it
+    was given under (a mark of it), how it came in, its browser in a few
+    words, and when it came in, was last seen and was turned away."""
+    db["phones"].create(
+        {"id": int, "pass_hash": str, "key_mark": str, "how": str, "browser": str,
+         "created_at": str, "last_seen": str, "turned_away_at": str},
+        pk="id", not_null={"pass_hash", "key_mark", "how", "browser", "created_at",
+                           "last_seen"})
+    db["phones"].create_index(["pass_hash"], unique=True)
+
+
 @migrations(name="0010_tournaments")
 def tournaments(db: sqlite_utils.Database) -> None:
     """Knockout and Swiss nights beside the round robin (scorekeeper/service/tournaments.py):
@@ -299,3 +313,21 @@ def tournaments(db: sqlite_utils.Database) -> None:
 
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)
+
+
+def apply_these(db: sqlite_utils.Database, applied: dict[str, str]) -> None:
+    """Only the steps named in `applied` (name: when it was applied), in
+    their order here, recorded with those times: a fresh store as a backup
+    that went through them was made (storage/backup.py's restore)."""
+    migrations.ensure_migrations_table(db)
+    for step in migrations.pending(db):
+        if step.name not in applied:
+            continue
+        if step.transactional:
+            with db.atomic():
+                step.fn(db)
+        else:
+            step.fn(db)
+        db[migrations.migrations_table].insert(
+            {"migration_set": migrations.name, "name": step.name,
+             "applied_at": applied[step.name]})

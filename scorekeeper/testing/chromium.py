@@ -26,14 +26,17 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 
 
 @contextmanager
-def chromium() -> Iterator[Any]:
-    """A headless Chromium (a Playwright Browser), closed on leaving."""
+def chromium(home: Path | None = None) -> Iterator[Any]:
+    """A headless Chromium (a Playwright Browser), closed on leaving;
+    `home`: its HOME, whose ~/.pki/nssdb says which authorities it trusts
+    (testing/caddy.py's trusting_home)."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        env = None if home is None else dict(os.environ, HOME=str(home))
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, env=env)
         try:
             yield browser
         finally:

@@ -7,52 +7,79 @@ is refused: it is how a page visited by the host's own browser would reach
 the app after pointing its own name at this machine (DNS rebinding).
 
 Then a request needs no key only when this machine asks itself: its peer is
-loopback, its Host a loopback name, and no proxy stands between (no
-Forwarded, X-Forwarded-* or Via header; TRUSTED_PROXY=n trusts n same-host
-proxies, whose X-Forwarded-For and X-Forwarded-Host then say who asks).
+loopback, its Host a loopback name, and no proxy stands between. A request
+carrying any proxy header (Forwarded, X-Forwarded-*, X-Real-IP, Via…) is
+never this machine, and neither is anything that comes from the proxy named
+by TRUSTED_PROXY (its addresses: `FLASK_TRUSTED_PROXY=127.0.0.1`), whose
+X-Forwarded-For, X-Forwarded-Host and X-Forwarded-Proto then say who asks:
+the phone's address, the name it asked for, and whether it came over https.
+The server reads those headers before waitress clears them (server.py);
+`ProxyAware` hands its reading to the app, or makes it under a test client.
+
 Everything else, a phone on the network or a name like table.lan even from
-loopback, must show the access cookie. A device gets it once, from a
-pairing code (the QR code, pairing.py) or by typing the access key on the
-key page (a POST: the key never goes into an address). The cookie holds
-`cookie_value(key, secret_key)`, a proof of the key, not the key. Attempts
-are rate-limited per address; keys and codes are compared in constant time.
+loopback, must show a pass: a cookie of its own, given when it spent a
+pairing code (the QR code, pairing.py) or typed the access key on the key
+page (a POST: the key never goes into an address), and kept in the store as
+a hash (service/phones.py), so that one phone can be turned away. Failed
+keys are limited per address (an IPv6 one by its /64) and over all
+addresses; a valid pairing code always works. Keys and codes are compared
+in constant time.
 """
 
-import hashlib
 import hmac
 import ipaddress
 import secrets
+import sqlite3
 import threading
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, deque
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
-from flask import Flask, current_app, jsonify, redirect, render_template, request
+from flask import Flask, current_app, g, jsonify, redirect, render_template, request
 from flask_babel import gettext
 from werkzeug.http import parse_cookie
 
 from . import pairing, screen_access
+from .db import get_db
 from .errors import error_answer
 from .local_paths import local_path
 from ..engine.errors import N_
+from ..service import phones
+from ..service.clock import utc_now
+from ..storage.db import ConnectionPool, BUSY_TIMEOUT_SECONDS
 from .secret import SecretError, load_or_create_secret
 
 COOKIE = "ronda_access"
 COOKIE_AGE = 365 * 24 * 3600
 KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 KEY_LENGTH = 12  # about 59 bits: with the rate limit, out of reach of guessing
-MAX_FAILURES = 5
+MAX_FAILURES = 5  # wrong keys a minute from one address (an IPv6 /64)
+MAX_FAILURES_IN_ALL = 30  # wrong keys a minute from every address together
+MAX_CODE_FAILURES = 30  # wrong pairing codes a minute from one address: never a valid one
 WINDOW_SECONDS = 60
+MAX_ADDRESSES = 10_000  # addresses whose failures are remembered; the oldest forgotten first
 KEY_PATH = "/key"
 LOOPBACK_NAMES = {"localhost"}
 PROXY_HEADERS = {"forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto",
-                 "x-forwarded-port", "x-forwarded-prefix", "x-real-ip", "x-client-ip",
-                 "true-client-ip", "via"}
+                 "x-forwarded-port", "x-forwarded-prefix", "x-forwarded-by", "x-forwarded-server",
+                 "x-forwarded-ssl", "x-real-ip", "x-client-ip", "true-client-ip",
+                 "x-original-forwarded-for", "via"}
+ASKER = "scorekeeper.asker"  # the WSGI environ's key of who asks (Asker)
 
 NEEDS_KEY = N_("This device needs the table's access key.")
 UNKNOWN_HOST = N_("This scorekeeper does not answer to this address. Open the address printed "
                   "where it runs.")
+
+
+class Asker(NamedTuple):
+    """Who asks, as the access check sees it."""
+
+    address: str  # the phone's address (behind a trusted proxy: the one it forwarded)
+    host: str  # the name asked for, lowercase, without its port
+    proxied: bool  # a proxy stands between: never this machine
+    secure: bool  # over https (to the trusted proxy)
+    forwarded_host: str | None = None  # the Host the trusted proxy was asked, whole
 
 
 def make_key() -> str:
@@ -65,32 +92,70 @@ def valid_key(key: str) -> bool:
     return len(key) >= KEY_LENGTH and key.isascii() and key.isalnum() and key == key.lower()
 
 
-def cookie_value(key: str, secret_key: str) -> str:
-    """What the cookie holds: proof of the key, not the key itself."""
-    return hmac.new(secret_key.encode(), key.encode(), hashlib.sha256).hexdigest()
+@lru_cache(maxsize=1024)
+def address_group(address: str | None) -> str:
+    """What the limits count by: an IPv4 address, or an IPv6 address's /64
+    (a device can take any address of its /64)."""
+    try:
+        ip = ipaddress.ip_address((address or "").split("%")[0])
+    except ValueError:
+        return address or "?"
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        return str(mapped)
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 class Attempts:
-    """Failed key attempts per address, over a sliding window."""
+    """Failed attempts over a sliding window: per address group, and over
+    every address together (`overall`, None: no such limit). The groups whose
+    failures have all expired are forgotten, and at most `most` are kept."""
 
-    def __init__(self, limit: int = MAX_FAILURES, window: float = WINDOW_SECONDS, clock=time.monotonic):
+    def __init__(self, limit: int = MAX_FAILURES, window: float = WINDOW_SECONDS,
+                 clock=time.monotonic, overall: int | None = MAX_FAILURES_IN_ALL,
+                 most: int = MAX_ADDRESSES):
         self.limit, self.window, self.clock = limit, window, clock
-        self.failures: dict[str, deque] = defaultdict(deque)
+        self.overall, self.most = overall, most
+        self.failures: OrderedDict[str, deque] = OrderedDict()  # the least recent first
+        self.every: deque = deque()  # every failure's time, for `overall`
         self.lock = threading.Lock()
 
-    def _recent(self, address: str) -> deque:
-        times = self.failures[address]
-        while times and times[0] <= self.clock() - self.window:
-            times.popleft()
-        return times
+    def _prune(self) -> None:
+        since = self.clock() - self.window
+        while self.every and self.every[0] <= since:
+            self.every.popleft()
+        while self.failures:
+            group, times = next(iter(self.failures.items()))
+            while times and times[0] <= since:
+                times.popleft()
+            if times and len(self.failures) <= self.most:
+                break
+            del self.failures[group]  # all expired, or one too many remembered
 
     def blocked(self, address: str) -> bool:
+        group = address_group(address)
         with self.lock:
-            return len(self._recent(address)) >= self.limit
+            self._prune()
+            if self.overall is not None and len(self.every) >= self.overall:
+                return True
+            times = self.failures.get(group)
+            if times is None:
+                return False
+            since = self.clock() - self.window
+            while times and times[0] <= since:
+                times.popleft()
+            return len(times) >= self.limit
 
     def fail(self, address: str) -> None:
+        group = address_group(address)
         with self.lock:
-            self._recent(address).append(self.clock())
+            now = self.clock()
+            self.failures.setdefault(group, deque()).append(now)
+            self.failures.move_to_end(group)
+            self.every.append(now)
+            self._prune()
 
 
 # -- names and addresses -----------------------------------------------------------------------
@@ -132,52 +197,119 @@ def _names(value: str | Iterable[str] | None) -> set[str]:
     return {host_name(item) for item in items if item.strip()}
 
 
+class SettingError(SecretError):
+    """A setting that cannot be used; the message says how to mend it."""
+
+
+def trusted_networks(value) -> tuple:
+    """TRUSTED_PROXY: the proxy's addresses (or networks), comma-separated."""
+    if value in (None, "", 0):
+        return ()
+    if isinstance(value, str):
+        items = value.split(",")
+    else:  # FLASK_TRUSTED_PROXY=1 arrives as the number 1: no address
+        items = list(value) if isinstance(value, (list, tuple, set)) else [str(value)]
+    found = []
+    for item in (str(i).strip() for i in items):
+        try:
+            found.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise SettingError(
+                f"TRUSTED_PROXY must be the address of the proxy in front of the scorekeeper "
+                f"(as 127.0.0.1), not {item[:40]!r}.") from None
+    return tuple(found)
+
+
+def _ip(address: str | None):
+    try:
+        ip = ipaddress.ip_address((address or "").strip().strip("[]"))
+    except ValueError:
+        return None
+    return getattr(ip, "ipv4_mapped", None) or ip
+
+
+def _last(value: str | None) -> str:
+    """The last of a header's comma-separated values: the one the nearest proxy wrote."""
+    return (value or "").split(",")[-1].strip()
+
+
+def _forwarded(value: str | None) -> dict[str, str]:
+    """The last element of a Forwarded header (RFC 7239): {"for": …, "host": …, "proto": …}."""
+    found = {}
+    for pair in _last(value).split(";"):
+        name, _, given = pair.partition("=")
+        found[name.strip().lower()] = given.strip().strip('"')
+    return found
+
+
 class Gate:
-    """What the access check knows: the key, the cookie that proves it, the
-    names served, the failed attempts."""
+    """What the access check knows: the key, the mark that passes given under
+    it carry, the names served, the proxy trusted, the failed attempts."""
 
     def __init__(self, app: Flask):
         self.key = app.config["ACCESS_KEY"]
-        self.cookie = cookie_value(self.key, app.config["SECRET_KEY"])
+        self.mark = phones.key_mark(self.key, app.config["SECRET_KEY"])
         self.hosts = _names(app.config.get("ALLOWED_HOSTS"))
         self.network_hosts: list[str] = []  # what `make run` serves on, in its order
-        self.trusted_proxies = int(app.config.get("TRUSTED_PROXY") or 0)
+        self.trusted = trusted_networks(app.config.get("TRUSTED_PROXY"))
         self.attempts = Attempts()
+        self.code_attempts = Attempts(limit=MAX_CODE_FAILURES, overall=None)
+        # The server's own connections to the store: it asks about a pass
+        # before it reads a body (server.py), outside any request.
+        self.pool = ConnectionPool(app.config["DATABASE"],
+                                   app.config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT_SECONDS))
 
     def answers_to(self, name: str) -> bool:
         return is_loopback_name(name) or name in self.hosts
 
-    def client(self, peer: str | None, header) -> tuple[str, str, bool]:
-        """(who asks, the host asked for, whether a proxy stands between):
-        a trusted same-host proxy's forwarded values replace its own."""
+    def is_trusted(self, peer: str | None) -> bool:
+        ip = _ip(peer)
+        return ip is not None and any(ip in network for network in self.trusted)
+
+    def client(self, peer: str | None, header, scheme: str = "http") -> Asker:
+        """Who asks. `header` maps lowercase header names to values, as the
+        request arrived (the server reads them before waitress clears the
+        proxy headers). From the trusted proxy: the values it forwarded."""
         host = header.get("host")
         proxied = not PROXY_HEADERS.isdisjoint(header)  # `header`'s names are lowercase
-        if self.trusted_proxies and proxied and is_local(peer):
-            hops = [hop.strip() for hop in (header.get("x-forwarded-for") or "").split(",")]
-            if len(hops) >= self.trusted_proxies and hops[-self.trusted_proxies]:
-                peer = hops[-self.trusted_proxies]
-                host = (header.get("x-forwarded-host") or host or "").split(",")[-1]
-                proxied = False
-        return peer or "?", host_name(host), proxied
+        if not self.trusted or not self.is_trusted(peer):
+            return Asker(peer or "?", host_name(host), proxied, scheme == "https")
+        forwarded = _forwarded(header.get("forwarded"))
+        phone = _ip(_last(header.get("x-forwarded-for")) or forwarded.get("for"))
+        asked = (_last(header.get("x-forwarded-host")) or forwarded.get("host") or host or "")
+        proto = (_last(header.get("x-forwarded-proto")) or forwarded.get("proto") or scheme)
+        # Whatever it forwards, a request from the proxy came through it.
+        return Asker(str(phone) if phone else peer or "?", host_name(asked), True,
+                     proto.lower() == "https", asked)
 
     def admits(self, peer: str | None, header, cookies: dict,
-               asker: tuple[str, str, bool] | None = None) -> bool:
-        """Whether a request may go on without the key page. `header` maps
-        lowercase header names to values; used by the server too (server.py),
-        before it reads a body. `asker`: `client(peer, header)`, when known."""
+               asker: Asker | None = None) -> bool:
+        """Whether a request may go on without the key page; used by the
+        server (server.py), before it reads a body."""
         asker = asker or self.client(peer, header)
-        if not self.answers_to(asker[1]):
+        if not self.answers_to(asker.host):
             return False
-        return self.is_this_machine(asker) or self.has_key(cookies)
+        if self.is_this_machine(asker):
+            return True
+        if not cookies.get(COOKIE):  # a stranger without a pass costs no look-up
+            return False
+        db = self.pool.take()
+        try:
+            return self.pass_holder(db, cookies) is not None
+        except Exception:  # a store that cannot be read lets no body in; the app says why
+            return False
+        finally:
+            self.pool.give_back(db)
 
     @staticmethod
-    def is_this_machine(asker: tuple[str, str, bool]) -> bool:
+    def is_this_machine(asker: Asker) -> bool:
         """This machine asking itself (`client`'s answer): no key needed."""
-        peer, host, proxied = asker
-        return is_local(peer) and is_loopback_name(host) and not proxied
+        return is_local(asker.address) and is_loopback_name(asker.host) and not asker.proxied
 
-    def has_key(self, cookies: dict) -> bool:
-        return hmac.compare_digest(cookies.get(COOKIE, ""), self.cookie)
+    def pass_holder(self, db, cookies: dict) -> phones.Phone | None:
+        """The phone whose pass the cookie holds, while it opens the table."""
+        token = cookies.get(COOKIE, "")
+        return phones.holder(db, token, self.mark) if token else None
 
 
 def gate(app: Flask | None = None) -> Gate:
@@ -191,12 +323,16 @@ def allow_host(app: Flask, name: str) -> None:
     gate(app).network_hosts.append(name)
 
 
+def asker() -> Asker:
+    """Who asks this request (ProxyAware put it in the environ)."""
+    return request.environ[ASKER]
+
+
 def network_base() -> str | None:
     """This site's address as another device on the network reaches it, or
     None when it serves this machine only."""
-    _, host, _ = gate().client(request.remote_addr, _header())
     port = port_of(request.host)
-    if not is_loopback_name(host):
+    if not is_loopback_name(asker().host):
         return f"{request.scheme}://{request.host}"
     served = gate().network_hosts
     if not served:
@@ -209,13 +345,16 @@ def key_for_this_machine() -> str | None:
     """The access key, for a page of this machine asking itself only (the
     requests let in without a key: `Gate.is_this_machine`), to be typed on a
     phone that cannot scan; None for every other request, a phone let in by
-    its cookie included."""
-    the_gate = gate()
-    return the_gate.key if the_gate.is_this_machine(
-        the_gate.client(request.remote_addr, _header())) else None
+    its pass included."""
+    return gate().key if Gate.is_this_machine(asker()) else None
 
 
-# -- the check before every request ------------------------------------------------------------
+def this_phone() -> phones.Phone | None:
+    """The phone this request came from, by its pass (None: this machine, or none)."""
+    return g.get("scorekeeper_phone")
+
+
+# -- who asks, before the app -----------------------------------------------------------------
 
 # The headers the gate reads (the host, and whether a proxy stands between),
 # by lowercase name, with their keys in the WSGI environ.
@@ -223,14 +362,37 @@ GATE_HEADERS = {name: "HTTP_" + name.upper().replace("-", "_")
                 for name in sorted(PROXY_HEADERS | {"host"})}
 
 
-def _header() -> dict:
+def environ_header(environ: dict) -> dict:
     # Those of the request's headers only, read from the WSGI environ itself:
     # werkzeug's Headers view cost a tap more than the whole check, and
-    # copying every HTTP_ key out of the environ, more than the rest of it
-    # (issue 14). Content-Type and Content-Length are not among them.
-    environ = request.environ
+    # copying every HTTP_ key out of the environ, more than the rest of it.
+    # Content-Type and Content-Length are not among them.
     return {name: environ[key] for name, key in GATE_HEADERS.items() if key in environ}
 
+
+class ProxyAware:
+    """WSGI middleware: who asks (`Asker`) goes into the environ, and from
+    the trusted proxy the request is the phone's own: its address, the name
+    it asked for and its scheme, so that addresses the app builds (the QR
+    code's) and its cookies (Secure over https) are the phone's."""
+
+    def __init__(self, wsgi_app, the_gate: Gate):
+        self.wsgi_app, self.gate = wsgi_app, the_gate
+
+    def __call__(self, environ, start_response):
+        found = environ.get(ASKER)  # the server's reading, made before waitress cleared them
+        if not isinstance(found, Asker):
+            found = self.gate.client(environ.get("REMOTE_ADDR"), environ_header(environ),
+                                     environ.get("wsgi.url_scheme", "http"))
+            environ[ASKER] = found
+        if found.forwarded_host is not None:
+            environ["REMOTE_ADDR"] = found.address
+            environ["HTTP_HOST"] = found.forwarded_host or environ.get("HTTP_HOST", "")
+            environ["wsgi.url_scheme"] = "https" if found.secure else "http"
+        return self.wsgi_app(environ, start_response)
+
+
+# -- the check before every request ------------------------------------------------------------
 
 def _refuse(status: int, problem: str | None = None):
     if request.path.startswith("/api/"):
@@ -241,10 +403,13 @@ def _refuse(status: int, problem: str | None = None):
                            back=local_path(back)), status
 
 
-def _let_in(to: str):
+def _let_in(to: str, how: str):
+    """A pass of its own for the phone just let in, in its cookie."""
+    token, _ = phones.let_in(get_db(), how, request.headers.get("User-Agent"), gate().mark,
+                             utc_now())
     response = redirect(local_path(to), 303)
-    response.set_cookie(COOKIE, gate().cookie, max_age=COOKIE_AGE, httponly=True,
-                        samesite="Lax")
+    response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
+                        secure=asker().secure)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -258,46 +423,71 @@ def _typed_key(address: str):
     if not hmac.compare_digest(offered.encode(), the_gate.key.encode()):
         the_gate.attempts.fail(address)
         return _refuse(403, "wrong")
-    return _let_in(request.form.get("next"))
+    return _let_in(request.form.get("next"), "key")
 
 
 def _pairing(address: str, code: str, admitted: bool):
-    """/pair/<code>: a page with one button; its POST spends the code."""
+    """/pair/<code>: a page with one button; its POST spends the code. A
+    valid code always works, whatever the failures from its address: phones
+    behind one router share it."""
     if admitted:
         return redirect("/", 303)
-    the_gate = gate()
-    if the_gate.attempts.blocked(address):
-        return _refuse(429)
     codes = pairing.codes()
     if request.method == "POST" and codes.spend(code):
-        return _let_in("/")
+        return _let_in("/", "code")
     if request.method == "GET" and codes.valid(code):
         return render_template("access/join.html"), 200, {"Cache-Control": "no-store"}
-    the_gate.attempts.fail(address)
+    the_gate = gate()
+    if the_gate.code_attempts.blocked(address):
+        return _refuse(429)
+    the_gate.code_attempts.fail(address)
     return _refuse(403, "spent")
+
+
+def _holder():
+    """The phone of the request's pass, its last-seen time written at most once a minute."""
+    db = get_db()
+    phone = gate().pass_holder(db, request.cookies)
+    if phone is not None:
+        now = utc_now()
+        if phones.due_to_be_seen(phone, now):
+            try:
+                phones.seen(db, phone, now)
+            except sqlite3.OperationalError:  # a busy or read-only store: seen next minute
+                pass
+        g.scorekeeper_phone = phone
+    return phone
 
 
 def guard():
     """Before every request: refuse unknown names, let the table in, show
     everybody else the key page."""
     the_gate = gate()
-    header = _header()
-    asker = the_gate.client(request.remote_addr, header)
-    address, host, _ = asker
-    if not the_gate.answers_to(host):
+    found = asker()
+    if not the_gate.answers_to(found.host):
         return error_answer(gettext(UNKNOWN_HOST), 400)
-    # The cookies only when the key is needed: parsing them cost a tap more
-    # than the rest of the check (issue 14).
-    admitted = the_gate.is_this_machine(asker) or the_gate.has_key(request.cookies)
+    # The cookies and the store only when the key is needed: this machine's taps skip both.
+    admitted = the_gate.is_this_machine(found) or (
+        COOKIE in request.cookies and _holder() is not None)
     if request.path.startswith(pairing.PREFIX):
-        return _pairing(address, request.path[len(pairing.PREFIX):], admitted)
+        return _pairing(found.address, request.path[len(pairing.PREFIX):], admitted)
     if admitted or request.endpoint == "static":
         return None
-    if screen_access.allows(request):  # a club night's read-only screen link (issue 15)
+    if screen_access.allows(request):  # a club night's read-only screen link
         return None
     if request.path == KEY_PATH and request.method == "POST":
-        return _typed_key(address)
+        return _typed_key(found.address)
     return _refuse(403)
+
+
+def secure_cookies(response):
+    """Over https every cookie the app sets is Secure."""
+    if request.is_secure:
+        cookies = response.headers.getlist("Set-Cookie")
+        if cookies and any("; secure" not in c.lower() for c in cookies):
+            response.headers.setlist("Set-Cookie", [
+                c if "; secure" in c.lower() else c + "; Secure" for c in cookies])
+    return response
 
 
 def cookies_of(header_value: str | None) -> dict:
@@ -312,6 +502,9 @@ def init_app(app: Flask) -> None:
     elif not valid_key(app.config["ACCESS_KEY"]):
         raise SecretError(f"ACCESS_KEY must be at least {KEY_LENGTH} lowercase letters and "
                           f"digits.")
-    app.extensions["scorekeeper.access"] = Gate(app)
+    the_gate = Gate(app)
+    app.extensions["scorekeeper.access"] = the_gate
+    app.wsgi_app = ProxyAware(app.wsgi_app, the_gate)
     pairing.init_app(app)
     app.before_request(guard)
+    app.after_request(secure_cookies)

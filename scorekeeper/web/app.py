@@ -7,8 +7,8 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, backup_cli, compress, db, errors, i18n, resume, security, slim, startup,
-    template_helpers,
+    access, api, assets, backup_cli, compress, db, errors, i18n, phones_cli, resume, security, slim,
+    startup, template_helpers,
 )
 from .app_request import Request
 from .app_response import Response
@@ -52,6 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     access.init_app(app)  # first of the before-request hooks: strangers stop here
 
     backup_cli.init_app(app)
+    phones_cli.init_app(app)
     startup.open_store(app)  # a start-up backup, then migrations; never a crash
     app.teardown_appcontext(db.close_db)
     security.init_app(app)
@@ -67,10 +68,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     template_helpers.init_app(app)  # every template filter and global
     resume.init_app(app)
 
-    from .views import games, history, main, nights, pairing, players, settings, stats, transfer
+    from .views import (
+        games, history, main, nights, pairing, phones, players, settings, stats, transfer,
+    )
 
     app.register_blueprint(main.bp)
     app.register_blueprint(pairing.bp)
+    app.register_blueprint(phones.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(history.bp)

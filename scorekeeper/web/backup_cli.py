@@ -63,7 +63,7 @@ def restore_command(file: Path) -> None:
     """Replace the score store with the backup FILE (the current store is backed up first)."""
     config = current_app.config
     try:
-        saved = restore(
+        saved, left_out = restore(
             config["DATABASE"], file, Path(config["BACKUP_DIR"]), int(config["BACKUP_KEEP"]),
             _timeout(current_app),
         )
@@ -74,3 +74,6 @@ def restore_command(file: Path) -> None:
     if saved is not None:
         click.echo(f"The previous store was saved as {saved}")
     click.echo(f"Restored {file} into {config['DATABASE']}")
+    if left_out:
+        click.echo(f"Left out, as the scorekeeper does not make them: {', '.join(left_out)}. "
+                   f"The games, players and nights are whole.")

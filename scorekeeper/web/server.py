@@ -4,12 +4,22 @@ waitress reads requests asynchronously and gives its threads only complete
 ones, so a slow client holds no thread; what a stranger can still hold is
 connections, disk and CPU (docs/RELIABILITY.md, bench/slow_clients.py):
 
-- connections: an address keeps at most PER_ADDRESS of them, the server
-  MAX_CONNECTIONS. A connection beyond either pushes out the least recently
-  active one that is not being answered (an idle keep-alive, or a request
-  still arriving), so a phone's tap always finds a place. A request's line
-  and headers must arrive within HEADER_SECONDS; a silent connection is
-  closed after IDLE_SECONDS.
+- connections: an address (an IPv6 /64) keeps at most PER_ADDRESS of them
+  that the table has not shown to be its own, the server MAX_CONNECTIONS.
+  A connection whose last request the access check let in is the table's:
+  it counts in the server's total only, so a club of fifty tables behind
+  one address, or one proxy, is never pushed out by that cap. Behind the
+  trusted proxy (TRUSTED_PROXY) a connection counts for the phone it
+  forwards. A connection beyond either cap pushes out the least recently
+  active one that is not being answered (a stranger's first, then an idle
+  keep-alive), so a phone's tap always finds a place. A request's line and
+  headers must arrive within HEADER_SECONDS; a silent connection is closed
+  after IDLE_SECONDS.
+- who asks: the access check reads the request's headers here, before
+  waitress clears the proxy headers (Forwarded, X-Forwarded-*), and hands
+  its reading to the app (access.ProxyAware). A request line in absolute
+  form (`GET http://other.example/ HTTP/1.1`) asks for the name it holds,
+  whatever its Host header says, as HTTP/1.1 has it.
 - bodies: a request that the access check would refuse (the same
   `Gate.admits` as access.py, decided on the headers, before any body is
   read) may carry STRANGER_BODY bytes at most and no chunked body, and its
@@ -29,7 +39,7 @@ from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.receiver import ChunkedReceiver
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 from waitress.utilities import BadRequest, Error
 
 from . import access, security
@@ -68,14 +78,25 @@ class GuardedParser(HTTPRequestParser):
         super().__init__(adj)
         self.channel = channel
         self.started = time.time()  # the request's first bytes
+        self.asker: access.Asker | None = None
 
     def parse_header(self, header_plus):
         super().parse_header(header_plus)
+        if self.proxy_netloc:  # absolute form: the request line names the host
+            self.headers["HOST"] = self.proxy_netloc
         if self.chunked:
             self.body_rcv = BoundedChunks(self.body_rcv.buf)
         header = {name.lower().replace("_", "-"): value for name, value in self.headers.items()}
-        admitted = self.channel.server.gate.admits(
-            self.channel.addr[0], header, access.cookies_of(header.get("cookie")))
+        channel = self.channel
+        the_gate = channel.server.gate
+        self.asker = the_gate.client(channel.addr[0], header, self.url_scheme)
+        admitted = the_gate.admits(channel.addr[0], header,
+                                   access.cookies_of(header.get("cookie")), self.asker)
+        channel.admitted = admitted
+        if channel.through_proxy:
+            channel.group = access.address_group(self.asker.address)
+            if not admitted:
+                channel.server.make_room_for(channel)
         if admitted:
             return
         self.headers["CONNECTION"] = "close"  # a stranger's connection ends with its answer
@@ -87,6 +108,14 @@ class GuardedParser(HTTPRequestParser):
             self.content_length = 0  # none of it is read
 
 
+class GuardedTask(WSGITask):
+    def get_environment(self):
+        environ = super().get_environment()
+        if self.request.asker is not None:
+            environ[access.ASKER] = self.request.asker  # read before waitress cleared the headers
+        return environ
+
+
 class GuardedErrorTask(ErrorTask):
     def execute(self):
         self.response_headers.extend(security.HEADERS.items())
@@ -95,11 +124,14 @@ class GuardedErrorTask(ErrorTask):
 
 class GuardedChannel(HTTPChannel):
     error_task_class = GuardedErrorTask
+    task_class = GuardedTask
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
         self.parser_class = partial(GuardedParser, channel=self)
-        self.group = address_group(addr[0])
+        self.group = access.address_group(addr[0])
+        self.through_proxy = server.gate.is_trusted(addr[0])
+        self.admitted = False  # whether its last request was the table's
 
     def evictable(self) -> bool:
         """Nothing being answered nor left to send: closing it loses nothing."""
@@ -111,13 +143,6 @@ class GuardedChannel(HTTPChannel):
                 and now - request.started > self.server.header_seconds)
 
 
-def address_group(address: str | None) -> str:
-    """An IPv4 address, or an IPv6 address's /64: a device can take many of those."""
-    if address and ":" in address:
-        return ":".join(address.split(":")[:4])
-    return address or "?"
-
-
 class GuardedServer(TcpWSGIServer):
     def __init__(self, application, gate: access.Gate, header_seconds: float, **kw):
         self.gate = gate
@@ -127,23 +152,37 @@ class GuardedServer(TcpWSGIServer):
     def channel_class(self, server, sock, addr, adj, map=None):
         """A new connection, once there is room for it (waitress calls this
         on accept)."""
-        group = address_group(addr[0])
-        open_channels = [c for c in self.active_channels.values() if not c.will_close]
-        mine = [c for c in open_channels if c.group == group]
-        if len(mine) >= PER_ADDRESS and not self._push_out(mine):
-            sock.close()
-            return None
+        open_channels = self._open()
+        if not self.gate.is_trusted(addr[0]):  # the proxy's own: counted by the phone it forwards
+            group = access.address_group(addr[0])
+            mine = [c for c in open_channels if c.group == group and not c.admitted]
+            if len(mine) >= PER_ADDRESS and not self._push_out(mine):
+                sock.close()
+                return None
         if len(open_channels) >= MAX_CONNECTIONS and not self._push_out(open_channels):
             sock.close()
             return None
         return GuardedChannel(server, sock, addr, adj, map)
 
+    def _open(self) -> list:
+        return [c for c in self.active_channels.values() if not c.will_close]
+
+    def make_room_for(self, channel) -> None:
+        """A stranger's request forwarded by the proxy: its phone keeps
+        PER_ADDRESS connections at most, as it would without the proxy."""
+        mine = [c for c in self._open() if c.group == channel.group and not c.admitted
+                and c is not channel]
+        if len(mine) >= PER_ADDRESS:
+            self._push_out(mine)
+
     @staticmethod
     def _push_out(channels) -> bool:
+        """Close the least recently active connection that is not being
+        answered, a stranger's before the table's."""
         candidates = [c for c in channels if c.evictable()]
         if not candidates:
             return False
-        min(candidates, key=lambda c: c.last_activity).handle_close()
+        min(candidates, key=lambda c: (c.admitted, c.last_activity)).handle_close()
         return True
 
     def maintenance(self, now):

@@ -120,9 +120,11 @@ def test_the_scorer_of_the_browser_row_taps_only_what_the_board_offers():
         {"missa.0", "undo", "end of hand"}
 
 
-def test_the_club_stores_every_acknowledged_event_exactly_once(smoke):
+@pytest.mark.parametrize("module", ["bench.club", "bench.club_proxy"])
+def test_the_club_stores_every_acknowledged_event_exactly_once(smoke, module):
+    """Straight to the server, and over https through Caddy to a server told of its proxy."""
     report, _ = smoke
-    club = next(row for row in report["rows"] if row["module"] == "bench.club")["figures"]
+    club = next(row for row in report["rows"] if row["module"] == module)["figures"]
     assert club["events_acknowledged"] > 0 and club["events_per_s"] > 0
     assert club["errors"] == club["lost"] == club["doubled"] == club["wrong_state"] == 0
 

@@ -211,3 +211,28 @@ def test_a_foreign_host_gets_a_plain_refusal_from_the_real_server(live):
         answer += chunk
     assert answer.startswith(b"HTTP/1.1 400") and b"Content-Security-Policy" in answer
     sock.close()
+
+
+def test_the_tables_own_connections_are_not_capped_by_its_address(live, game):
+    """A club's tables behind one address (or one proxy): before, the
+    connection cap per address pushed the 21st table's keep-alive out, and
+    bench.club counted 58 errors. A connection the access check let in is
+    the table's: it counts in the server's total only."""
+    from scorekeeper.web import server
+
+    tables = []
+    for _ in range(server.PER_ADDRESS + 15):
+        connection = http.client.HTTPConnection("127.0.0.1", live.port, timeout=5)
+        connection.request("GET", f"/api/games/{game}")
+        response = connection.getresponse()
+        assert response.status == 200
+        response.read()
+        tables.append(connection)
+    time.sleep(0.3)
+    for connection in tables:  # each keep-alive still open: asked again on the same socket
+        sock = connection.sock
+        connection.request("GET", f"/api/games/{game}")
+        response = connection.getresponse()
+        assert response.status == 200 and connection.sock is sock
+        response.read()
+        connection.close()

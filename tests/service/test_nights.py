@@ -15,14 +15,9 @@ from support.page_forms import forms_of, press, submit
 from scorekeeper import create_app
 from scorekeeper.service import nights
 from scorekeeper.web import access
-from scorekeeper.web.access import COOKIE, cookie_value
+from support.passes import let_in
 
 AWAY = {"REMOTE_ADDR": "192.168.1.20"}  # a device on the club's network, without the key
-
-
-def let_in(client, app, host):
-    client.set_cookie(COOKIE, cookie_value(app.config["ACCESS_KEY"], app.config["SECRET_KEY"]),
-                      domain=host)
 
 
 def text(html):

@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.testing.chromium import PHONE, TABLE_HOST
 from scorekeeper.web import access
+from support.passes import new_pass
 
 # A server that phones reach as TABLE_HOST: it lets that name in, with known keys.
 TABLE_KEY, TABLE_SECRET = "tablekey2345", "a secret for the table tests only"
@@ -26,10 +27,12 @@ def table_url(server) -> str:
 
 
 def let_in(context, server) -> None:
-    """Give a phone the table's access cookie, as a pairing code or the typed
-    key does (scorekeeper/web/access.py). The one place that knows how a phone gets in."""
+    """Give a phone a pass of its own, as a pairing code or the typed key
+    does (scorekeeper/web/access.py, support/passes.py)."""
+    token = new_pass(server.env["FLASK_DATABASE"], TABLE_KEY, TABLE_SECRET,
+                     user_agent="Chromium, a test phone")
     context.add_cookies([{
-        "name": access.COOKIE, "value": access.cookie_value(TABLE_KEY, TABLE_SECRET),
+        "name": access.COOKIE, "value": token,
         "url": table_url(server), "httpOnly": True, "sameSite": "Lax",
     }])
 

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from scorekeeper.web import access
-from scorekeeper.web.access import COOKIE, Attempts, cookie_value, is_local
+from scorekeeper.web.access import COOKIE, Attempts, is_local
+from support.passes import let_in
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
 REBIND = {"Host": "rebind.attacker.example:5050"}
@@ -16,12 +17,6 @@ REBIND = {"Host": "rebind.attacker.example:5050"}
 @pytest.fixture
 def key(app):
     return app.config["ACCESS_KEY"]
-
-
-def let_in(client, app, host="localhost"):
-    """What a test does to be a device of the table: the access cookie."""
-    client.set_cookie(COOKIE, cookie_value(app.config["ACCESS_KEY"], app.config["SECRET_KEY"]),
-                      domain=host)
 
 
 def test_the_host_itself_needs_no_key(client):
@@ -174,14 +169,19 @@ def test_a_trusted_proxy_says_who_asks(tmp_path):
     from scorekeeper import create_app
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"),
-                      "TRUSTED_PROXY": 1, "ALLOWED_HOSTS": "table.lan"})
+                      "TRUSTED_PROXY": "127.0.0.1", "ALLOWED_HOSTS": "table.lan"})
     client = app.test_client()
-    assert client.get("/", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 200
+    # Through the proxy, even from this machine's own address: never this machine.
+    assert client.get("/", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 403
     phone = client.get("/", headers={"X-Forwarded-For": "10.0.0.1, 192.168.1.23",
                                      "X-Forwarded-Host": "table.lan"})
     assert phone.status_code == 403
-    # A proxy that is not on this machine is not trusted.
-    assert client.get("/", headers={"X-Forwarded-For": "127.0.0.1"}, environ_base=PHONE
+    let_in(client, app)  # the test client's own host: the browser sent it for table.lan
+    assert client.get("/", headers={"X-Forwarded-For": "192.168.1.23",
+                                    "X-Forwarded-Host": "table.lan"}).status_code == 200
+    # A proxy at another address is not trusted: its forwarded name is not taken.
+    assert app.test_client().get("/", headers={"X-Forwarded-For": "127.0.0.1",
+                                    "X-Forwarded-Host": "table.lan"}, environ_base=PHONE
                       ).status_code == 403
 
 
@@ -312,3 +312,15 @@ def test_the_key_never_sends_a_device_to_another_site(app, client, key):
         answer = app.test_client().post("/key", data={"key": key, "next": bad},
                                         environ_base=PHONE)
         assert answer.status_code == 303 and answer.headers["Location"] == "/", bad
+
+
+@pytest.mark.parametrize("value", [1, "1", "two proxies", "127.0.0.1, nginx"])
+def test_a_trusted_proxy_that_is_no_address_stops_the_start_with_a_sentence(tmp_path, value):
+    """`TRUSTED_PROXY=1` used to trust one proxy hop, whatever its address
+    said: a forged X-Forwarded-Host then opened /pair."""
+    from scorekeeper import create_app
+    from scorekeeper.web.secret import SecretError
+
+    with pytest.raises(SecretError, match="TRUSTED_PROXY must be the address of the proxy"):
+        create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"),
+                    "TRUSTED_PROXY": value})

@@ -1,0 +1,137 @@
+"""The phones let in to the table, each with a pass of its own.
+
+A phone that spends a pairing code or types the access key gets a pass: a
+random token that its cookie holds. The store keeps only the token's hash,
+so neither a page, a log, a backup nor an export can give a pass away. A
+pass opens the table while its phone is not turned away and the access key
+is still the one it was given under (its `key_mark`): turning one phone
+away is one row, changing the key turns every phone away at once.
+
+"Last seen" is written at most once a minute per phone, never on every tap.
+
+No Flask; each function that writes opens its own write transaction.
+"""
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlite_utils
+
+from ..engine.errors import N_, NotFound
+from ..storage.db import write_transaction
+
+PASS_BYTES = 32  # 256 random bits
+SEEN_EVERY_SECONDS = 60
+HOW = ("code", "key")
+BROWSER_LENGTH = 40
+
+COLUMNS = "id, how, browser, created_at, last_seen, turned_away_at"
+
+
+@dataclass(frozen=True, slots=True)
+class Phone:
+    id: int
+    how: str  # "code": a pairing code; "key": the typed access key
+    browser: str  # a few words from its User-Agent: "Chrome, Android"
+    created_at: str
+    last_seen: str
+    turned_away_at: str | None
+
+
+def pass_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def key_mark(key: str, secret: str) -> str:
+    """A mark of the access key (not the key): passes given under another key open nothing."""
+    return hmac.new(secret.encode(), b"phones:" + key.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def let_in(db: sqlite_utils.Database, how: str, user_agent: str | None, mark: str,
+           now: str) -> tuple[str, Phone]:
+    """A new pass for a phone just let in: the token (for its cookie only) and the phone."""
+    if how not in HOW:
+        raise ValueError(how)
+    token = secrets.token_urlsafe(PASS_BYTES)
+    with write_transaction(db):
+        cursor = db.execute(
+            "INSERT INTO phones (pass_hash, key_mark, how, browser, created_at, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [pass_hash(token), mark, how, browser_of(user_agent), now, now])
+        phone_id = cursor.lastrowid
+    return token, get(db, phone_id)
+
+
+def get(db: sqlite_utils.Database, phone_id: int) -> Phone | None:
+    if not 0 < phone_id < 2**63:
+        return None
+    row = db.execute(f"SELECT {COLUMNS} FROM phones WHERE id = ?", [phone_id]).fetchone()
+    return None if row is None else Phone(*row)
+
+
+def holder(db: sqlite_utils.Database, token: str, mark: str) -> Phone | None:
+    """The phone whose pass this is, while it opens the table; else None."""
+    if not token or len(token) > 100:
+        return None
+    row = db.execute(
+        f"SELECT {COLUMNS} FROM phones WHERE pass_hash = ? AND key_mark = ?"
+        " AND turned_away_at IS NULL", [pass_hash(token), mark]).fetchone()
+    return None if row is None else Phone(*row)
+
+
+def due_to_be_seen(phone: Phone, now: str) -> bool:
+    """Whether `last_seen` is a minute old: the next request writes it."""
+    try:
+        age = datetime.fromisoformat(now) - datetime.fromisoformat(phone.last_seen)
+    except ValueError:
+        return True
+    return age.total_seconds() >= SEEN_EVERY_SECONDS
+
+
+def seen(db: sqlite_utils.Database, phone: Phone, now: str) -> None:
+    with write_transaction(db):
+        db.execute("UPDATE phones SET last_seen = ? WHERE id = ? AND last_seen < ?",
+                   [now, phone.id, now])
+
+
+def listed(db: sqlite_utils.Database, mark: str) -> list[Phone]:
+    """The phones that the table's pass lets in now, the last seen first."""
+    return [Phone(*row) for row in db.execute(
+        f"SELECT {COLUMNS} FROM phones WHERE key_mark = ? AND turned_away_at IS NULL"
+        " ORDER BY last_seen DESC, id DESC", [mark])]
+
+
+def turn_away(db: sqlite_utils.Database, phone_id: int, mark: str, now: str) -> Phone:
+    """The phone's pass opens nothing from its next request on."""
+    with write_transaction(db):
+        changed = db.execute(
+            "UPDATE phones SET turned_away_at = ? WHERE id = ? AND key_mark = ?"
+            " AND turned_away_at IS NULL", [now, phone_id, mark]).rowcount
+    if not changed:
+        raise NotFound(N_("There is no such phone among those let in."))
+    return get(db, phone_id)
+
+
+# -- a browser in a few words ------------------------------------------------------------------
+
+# The first that matches names it: the engines that carry another's name in
+# their User-Agent (Edge and Samsung's say Chrome, Chrome says Safari) first.
+BROWSERS = [("Edge", r"\bEdg(A|iOS)?/"), ("Samsung Internet", r"SamsungBrowser/"),
+            ("Opera", r"\bOPR/|Opera"), ("Firefox", r"Firefox/|FxiOS/"),
+            ("Chrome", r"Chrome/|CriOS/|Chromium/"), ("Safari", r"Safari/")]
+SYSTEMS = [("Android", r"Android"), ("iPhone", r"iPhone"), ("iPad", r"iPad"),
+           ("Windows", r"Windows"), ("macOS", r"Macintosh|Mac OS X"), ("Linux", r"Linux"),
+           ("curl", r"^curl/")]
+
+
+def browser_of(user_agent: str | None) -> str:
+    """"Chrome, Android", "Safari, iPhone", or "?" when nothing is known."""
+    text = (user_agent or "")[:512]
+    browser = next((name for name, pattern in BROWSERS if re.search(pattern, text)), None)
+    system = next((name for name, pattern in SYSTEMS if re.search(pattern, text)), None)
+    words = ", ".join(word for word in (browser, system) if word)
+    return words[:BROWSER_LENGTH] or "?"
