@@ -138,13 +138,7 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
     tables = night["tables"]
     if not isinstance(tables, list):
         _fail(N_("A night's tables must be a list."))
-    settings = _check_tournament(night["tournament"], night) if "tournament" in night else {}
-    # The rest as a new night's (the preset aside: another table's may be unknown here).
-    checked = nights.parse_night(dict(night, preset=preset, **settings), {preset: None})
-    if checked["name"] != night["name"] or checked["entrants"] != night["entrants"]:
-        _fail(N_("A night's names must be stored trimmed."))
-    if settings and settings["rounds"] != checked["rounds"]:
-        _fail(N_("A Swiss evening's rounds are a number; a knockout's are null."))
+    # The tables first: a tournament's matches are looked up by their games.
     for number, table in enumerate(tables, 1):
         if not isinstance(table, dict) or set(table) != set(TABLE_FIELDS):
             _fail(N_("A night's table must be an object with exactly the fields: %(fields)s."),
@@ -157,6 +151,13 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
             _fail(N_("A night's tables must be numbered 1, 2, 3… (round: a number or null)."))
         if not _moment(table["created_at"]):
             _fail(N_("A night's date and time are not valid."))
+    settings = _check_tournament(night["tournament"], night) if "tournament" in night else {}
+    # The rest as a new night's (the preset aside: another table's may be unknown here).
+    checked = nights.parse_night(dict(night, preset=preset, **settings), {preset: None})
+    if checked["name"] != night["name"] or checked["entrants"] != night["entrants"]:
+        _fail(N_("A night's names must be stored trimmed."))
+    if settings and settings["rounds"] != checked["rounds"]:
+        _fail(N_("A Swiss evening's rounds are a number; a knockout's are null."))
     return night
 
 

@@ -354,3 +354,22 @@ def test_writers_racing_on_the_ratings_leave_them_as_a_rebuild(tmp_path):
     assert results[4] == 200 and results[5] == 200
     assert_sound(store)
     store.close()
+
+
+@pytest.mark.parametrize("value", [["x"], {"id": "x"}])
+def test_a_tournaments_table_that_names_no_game_is_refused(fuzz, value):
+    """A knockout's matches are looked up by their tables' games: an object
+    there was hashed before the tables were checked (a 500)."""
+    document, app, client, store = fuzz
+    broken = renamed(document, random.Random(11))
+    night = broken["nights"][0]
+    count = len(night["entrants"])
+    night["tournament"] = {"format": "knockout", "match_games": 1, "seeding": "drawn",
+                           "rounds": None, "joined": [1] * count, "withdrawn": [None] * count,
+                           "pairings": [], "matches": []}
+    night["tables"][0]["game"] = value
+    before = dump(store)
+    response = client.post("/api/games/import", json=broken, headers={"Accept-Language": "en"})
+    assert response.status_code == 400
+    assert "names a game the export does not hold" in response.get_json()["error"]
+    assert dump(store) == before
