@@ -61,9 +61,10 @@ def test_each_line_says_score_winner_state_duration_and_hands(french, api):
     assert "Ali 11 – Karim 33" in page and "Karim a gagné" in page and "2 manches" in page
     assert "Omar 0 – Nadia 0" in page and "en cours" in page and "0 min" in page
     html = french.get("/games").get_data(as_text=True)
-    # An unfinished game resumes in one tap; a finished one opens its result and review.
+    # An unfinished game resumes in one tap; a finished one's Review opens its review,
+    # where nothing reopens it (its title still leads to its result).
     assert re.search(rf'class="button primary" href="/games/{running}">Reprendre', html)
-    assert f'href="/games/{over}">Récapitulatif' in html
+    assert f'href="/games/{over}/review">Récapitulatif' in html
 
 
 def test_the_list_filters_by_a_name_ignoring_case(french, api):
