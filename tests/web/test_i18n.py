@@ -97,6 +97,17 @@ def test_the_games_own_words_keep_their_names(catalogs):
         assert catalogs["ar"][word].string == written
 
 
+# Letters of French words, which no English sentence needs ("barème" was one);
+# the game's words keep theirs (Âachra), and names are the players'.
+FRENCH_LETTERS = re.compile("[éèêëàçùûôîïœ]", re.IGNORECASE)
+
+
+def test_no_english_sentence_holds_a_french_word(catalogs):
+    french = [m.id for m in catalogs["en"] if m.id and FRENCH_LETTERS.search(
+        " ".join(m.string) if isinstance(m.string, (list, tuple)) else m.string)]
+    assert french == []
+
+
 # Pages in each language --------------------------------------------------------
 
 @pytest.fixture(scope="module")
