@@ -43,6 +43,27 @@ GAIN_NAMES = {
 }
 
 
+# Each kind of event, by name: a column of the CSV export (for people, in
+# their language; scripts read the JSON export's types).
+EVENT_KINDS = {
+    "announce": N_("Announcements"),
+    "reveal": N_("Ranks"),
+    "hit": N_("Hit of the chain"),
+    "chain_end": N_("Chain over"),
+    "missa": N_("Missa"),
+    "next_deal": N_("Next deal"),
+    "end_hand": N_("End of hand"),
+    "adjust": N_("Correction or penalty"),
+    "hidden_ronda": N_("Hidden Ronda found out"),
+    "dealer_last_trick": N_("Dealer's last trick"),
+}
+
+
+def event_kind(event: engine.Event) -> str:
+    """What kind of event it is, in a word or two: "End of hand"."""
+    return _(EVENT_KINDS[event.type])
+
+
 def gain_name(kind: str) -> str:
     return _(GAIN_NAMES[kind])
 
