@@ -125,12 +125,11 @@ def short_names(sides: tuple[str, ...], length: int = RECENT_NAME_CHARS) -> tupl
     return tuple(short_name(side, length) for side in sides)
 
 
-def fitted_names(words_of, sides: tuple[str, ...], room: int) -> tuple[str, ...]:
+def fitted_names(words: str, sides: tuple[str, ...], room: int) -> tuple[str, ...]:
     """`sides` with their longest names cut in the middle, the same length
-    for all that are cut, so that `words_of(names)` (a text that holds each
-    name as an isolate, FSI…PDI) takes at most `room` characters; never a
-    name shorter than SHORTEST_NAME, and never a name left out."""
-    words = words_of(sides)
+    for all that are cut, so that `words` (a text that holds each name as an
+    isolate, FSI…PDI) said with them takes at most `room` characters; never
+    a name shorter than SHORTEST_NAME, and never a name left out."""
     shown = len(words) - words.count(FSI) - words.count(PDI)  # the isolates take no room
     if shown <= room:
         return sides
@@ -153,7 +152,11 @@ def event_label(event: engine.Event, sides: tuple[str, ...]) -> Markup:
     def words_of(names):
         what = event_text(event, tuple(isolated(name) for name in names), compact=True)
         return _("Undo: %(what)s") % {"what": what}
-    words = Markup.escape(words_of(fitted_names(words_of, sides, UNDO_LABEL_CHARS)))
+    words = words_of(sides)
+    names = fitted_names(words, sides, UNDO_LABEL_CHARS)
+    if names != sides:  # said again with the names cut
+        words = words_of(names)
+    words = Markup.escape(words)
     return Markup(str(words).replace(FSI, "<bdi>" + FSI).replace(PDI, PDI + "</bdi>"))
 
 
