@@ -431,11 +431,6 @@
       var checked = form.querySelector("input[name=players]:checked");
       form.classList.toggle("three", !!checked && checked.value === "3");
       form.classList.toggle("four", !!checked && checked.value === "4");
-      // The first dealer's choices say the sides' names as they are typed.
-      form.querySelectorAll("[data-name-of]").forEach(function (label) {
-        var field = document.getElementById(label.dataset.nameOf);
-        label.textContent = (field && field.value.trim()) || label.dataset.unnamed;
-      });
     };
     form.addEventListener("change", update);
     form.addEventListener("input", update);

@@ -13,7 +13,9 @@
     form.addEventListener("input", function (event) {
       var match = /^p([01])[ab]$/.exec(event.target.id || "");
       if (match) { followPartners(match[1]); }
+      dealerNames();
     });
+    form.addEventListener("change", function () { dealerNames(); });
     function followPartners(side) {
       var name = document.getElementById("name" + side);
       var given = form.querySelector("input[name=given" + side + "]");
@@ -24,6 +26,28 @@
       if (!partners.length) { return; }
       written[side] = partners.join(" & ").slice(0, 40);
       name.value = written[side];
+    }
+    function partnersOf(side) {
+      var four = (form.querySelector("input[name=players]:checked") || {}).value === "4";
+      return !four || side > 1 ? [] : ["a", "b"].map(function (seat) {
+        return document.getElementById("p" + side + seat).value.trim();
+      }).filter(Boolean);
+    }
+    // The first dealer's choices say what each side will be called, by the
+    // server's rule (service/side_names.py): as typed; with four players a
+    // team whose name is still the one offered, or empty, after its
+    // partners; a side left empty, its default name (data-unnamed).
+    function dealerNames() {
+      form.querySelectorAll("[data-name-of]").forEach(function (label, side) {
+        var field = document.getElementById(label.dataset.nameOf);
+        var given = form.querySelector("input[name=given" + side + "]");
+        var name = field ? field.value.trim() : "";
+        var partners = partnersOf(side);
+        var changed = name && (!given || name !== given.value.trim());
+        var team = partners.join(" & ");
+        if (team.length > 40) { team = team.slice(0, 39) + "\u2026"; }
+        label.textContent = partners.length && !changed ? team : name || label.dataset.unnamed;
+      });
     }
     // Each number of players has its own names on offer (the last game's of
     // that count): a name still as offered follows the count chosen.
@@ -51,8 +75,10 @@
       field.value = chip.value.slice(chip.value.indexOf(":") + 1);
       var seat = /^p([01])[ab]$/.exec(field.id);
       if (seat) { followPartners(seat[1]); }
+      dealerNames();
       tick();
     });
+    dealerNames();
   }
 
   // A club night's form: a partner's field only for teams.

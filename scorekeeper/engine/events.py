@@ -5,7 +5,7 @@
 (RuleViolation, a 409). `to_dict` gives the canonical form that is stored.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
 from .errors import N_, InvalidInput
@@ -102,9 +102,15 @@ class HiddenRonda:
 
 @dataclass(frozen=True, slots=True)
 class DealerLastTrick:
-    """How the hand's dealer took (or missed) the last trick."""
+    """How the hand's dealer took (or missed) the last trick.
+
+    The last trick is played on the hand's last deal, so a new one is taken
+    there only; `any_deal` marks one read from a game's log, which earlier
+    versions took on any deal and which keeps that meaning on replay (the
+    stored form is the same: `recorded_event` sets it, `to_dict` drops it)."""
 
     outcome: str
+    any_deal: bool = field(default=False, compare=False)
     type = "dealer_last_trick"
 
     def receivers(self, dealer: int, sides: int) -> tuple[int, ...]:
@@ -136,6 +142,8 @@ def to_dict(event: Event) -> dict[str, Any]:
         data[name] = list(value) if isinstance(value, tuple) else value
     if isinstance(event, HiddenRonda) and event.to is None:
         del data["to"]  # the form stored before `to` existed, kept as it was
+    if isinstance(event, DealerLastTrick):
+        del data["any_deal"]  # how it was read, not what was recorded
     return data
 
 
@@ -180,12 +188,15 @@ def parse_event(data: Any, setup: Setup, *, recorded: bool = False) -> Event:
     present = {k: v for k, v in data.items() if v is not None}
     if kind == "hidden_ronda":
         return _hidden_ronda(present, setup, recorded)
+    if kind == "dealer_last_trick":
+        return _dealer_last_trick(present, recorded)
     return _PARSERS[kind](present, setup)
 
 
 def recorded_event(data: Any, setup: Setup) -> Event:
     """An event read back from a game's log: as `parse_event`, accepting the
-    forms earlier versions stored (see HiddenRonda)."""
+    forms earlier versions stored (see HiddenRonda) with the meaning they had
+    (see DealerLastTrick)."""
     return parse_event(data, setup, recorded=True)
 
 
@@ -318,11 +329,11 @@ def _hidden_ronda(data, setup, recorded):
     return HiddenRonda(side, to)
 
 
-def _dealer_last_trick(data, setup):
+def _dealer_last_trick(data, recorded):
     outcome = data.get("outcome")
     if not isinstance(outcome, str) or outcome not in LAST_TRICK_OUTCOMES:
         raise InvalidInput(N_("outcome is one of: twelve, one, missed."))
-    return DealerLastTrick(outcome)
+    return DealerLastTrick(outcome, any_deal=recorded)
 
 
 _PARSERS = {
@@ -334,5 +345,4 @@ _PARSERS = {
     "next_deal": lambda data, setup: NextDeal(),
     "end_hand": _end_hand,
     "adjust": _adjust,
-    "dealer_last_trick": _dealer_last_trick,
 }

@@ -312,6 +312,10 @@ class _Table:
             raise RuleViolation(N_("This game's rules have no dealer's last trick."))
         if self.last_trick_done:
             raise RuleViolation(N_("This hand's last trick is already recorded."))
+        if self.deal < self.setup.deals_per_hand and not event.any_deal:
+            raise RuleViolation(
+                N_("The last trick is played on the hand's last deal (deal %(deals)s): "
+                   "enter it there."), deals=self.setup.deals_per_hand)
         self.last_trick_done = True
         receivers = event.receivers(self.setup.dealer(self.hand), self.setup.side_count)
         self.gain("dealer_last_trick",

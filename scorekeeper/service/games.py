@@ -397,7 +397,10 @@ def correct(
             (s for s, e in effective.items() if e is not None), 1)}
         effective[seq] = payload
         standing = standing_of(effective)
-        events = [engine.recorded_event(e, setup) for _, e in standing]
+        # The others as recorded; the correction's own event as it was read
+        # (a new one is held to today's rules, one put back as recorded is not).
+        events = [replacement if s == seq else engine.recorded_event(e, setup)
+                  for s, e in standing]
         removed: list[int] = []
         try:
             engine.replay(setup, events)

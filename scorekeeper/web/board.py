@@ -109,6 +109,9 @@ class EndPreview:
     reason: str | None
     scores: tuple[int, ...] | None = None  # the scores it would leave
     before_last_deal: bool = False  # ending now needs a second yes
+    # Each side's points part by part, as the engine's gains give them: the
+    # open chain's hit that the count closes, then the cards. (kind, value, points)
+    parts: tuple[tuple[tuple[str, int | None, int], ...], ...] = ()
 
 
 @dataclass
@@ -431,8 +434,10 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     if error is not None:
         return EndPreview(given, computed, None, elision.sentence(error, translate),
                           before_last_deal=early)
+    parts = tuple(tuple((gain.kind, gain.value, gain.points[side]) for gain in after.gains
+                        if gain.points[side]) for side in range(setup.side_count))
     return EndPreview(given, computed, points_of(after.gains, setup.side_count), None,
-                      after.scores, early)
+                      after.scores, early, parts)
 
 
 MISSING_COUNT = N_("Type how many cards %(side)s took.")

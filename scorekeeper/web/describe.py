@@ -43,6 +43,27 @@ GAIN_NAMES = {
 }
 
 
+# Each kind of event, by name: a column of the CSV export (for people, in
+# their language; scripts read the JSON export's types).
+EVENT_KINDS = {
+    "announce": N_("Announcements"),
+    "reveal": N_("Ranks"),
+    "hit": N_("Hit of the chain"),
+    "chain_end": N_("Chain over"),
+    "missa": N_("Missa"),
+    "next_deal": N_("Next deal"),
+    "end_hand": N_("End of hand"),
+    "adjust": N_("Correction or penalty"),
+    "hidden_ronda": N_("Hidden Ronda found out"),
+    "dealer_last_trick": N_("Dealer's last trick"),
+}
+
+
+def event_kind(event: engine.Event) -> str:
+    """What kind of event it is, in a word or two: "End of hand"."""
+    return _(EVENT_KINDS[event.type])
+
+
 def gain_name(kind: str) -> str:
     return _(GAIN_NAMES[kind])
 
@@ -80,11 +101,62 @@ def event_html(event: engine.Event, sides: tuple[str, ...]) -> Markup:
     return Markup(str(words).replace(FSI, "<bdi>").replace(PDI, "</bdi>"))
 
 
+# The Undo's label takes two lines of its 48 px button at 360 px: about this
+# many characters, "Undo: " included, in the widest of the three languages.
+UNDO_LABEL_CHARS = 56
+# A name is never cut shorter than this (its start, "…", its end): it stays
+# someone, and the label may then take its two lines whole.
+SHORTEST_NAME = 7
+# A name in the board's last events: a long one is cut in its middle there too.
+RECENT_NAME_CHARS = 26
+
+
+def short_name(name: str, length: int) -> str:
+    """`name` in at most `length` characters, cut in its middle ("Abdel…mmed"):
+    its start and its end tell two long names apart, where a cut end did not."""
+    if len(name) <= length:
+        return name
+    head = length // 2
+    tail = length - 1 - head
+    return name[:head].rstrip() + "…" + name[len(name) - tail:].lstrip()
+
+
+def short_names(sides: tuple[str, ...], length: int = RECENT_NAME_CHARS) -> tuple[str, ...]:
+    return tuple(short_name(side, length) for side in sides)
+
+
+def fitted_names(words: str, sides: tuple[str, ...], room: int) -> tuple[str, ...]:
+    """`sides` with their longest names cut in the middle, the same length
+    for all that are cut, so that `words` (a text that holds each name as an
+    isolate, FSI…PDI) said with them takes at most `room` characters; never
+    a name shorter than SHORTEST_NAME, and never a name left out."""
+    shown = len(words) - words.count(FSI) - words.count(PDI)  # the isolates take no room
+    if shown <= room:
+        return sides
+    uses = [words.count(isolated(side)) for side in sides]
+    fixed = shown - sum(use * len(side) for use, side in zip(uses, sides))
+    longest = max(len(side) for side in sides)
+    cap = longest
+    while cap > SHORTEST_NAME and fixed + sum(
+            use * min(len(side), cap) for use, side in zip(uses, sides)) > room:
+        cap -= 1
+    return tuple(short_name(side, cap) for side in sides)
+
+
 def event_label(event: engine.Event, sides: tuple[str, ...]) -> Markup:
-    """`event_words` for a one-line label cut with an ellipsis (the Undo): its
-    text the script's own (FSI…PDI), each name also in a <bdi> that style.css
-    cuts on its own, at the name's end, in either direction (playtest 5)."""
-    words = Markup.escape(event_words(event, sides))
+    """The Undo's label, "Undo: " and the event: its text the script's own
+    (FSI…PDI), each name also in a <bdi>. It takes two lines at most, so every
+    name is kept: the longest ones cut in their middle to fit, the card
+    count's words kept short (playtest: "Fin de manche : 22 cartes, …" lost
+    Karim and Salma)."""
+    def words_of(names):
+        what = event_text(event, tuple(isolated(name) for name in names), compact=True)
+        return _("Undo: %(what)s") % {"what": what}
+    words = words_of(sides)
+    names = fitted_names(words, sides, UNDO_LABEL_CHARS)
+    if names != sides:  # said again with the names cut
+        words = words_of(names)
+    words = Markup.escape(words)
     return Markup(str(words).replace(FSI, "<bdi>" + FSI).replace(PDI, PDI + "</bdi>"))
 
 
@@ -94,15 +166,20 @@ def event_words(event: engine.Event, sides: tuple[str, ...]) -> str:
     return event_text(event, tuple(isolated(side) for side in sides))
 
 
-def event_text(event: engine.Event, sides: tuple[str, ...]) -> str:
-    """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous"."""
+def event_text(event: engine.Event, sides: tuple[str, ...], compact: bool = False) -> str:
+    """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous".
+    `compact`: for a label of two lines, a count's sides without "cards"."""
     if isinstance(event, engine.Announce):
+        if compact:  # each side once: "Karim & Salma Ronda ×2"
+            return _("Announcements: %(list)s") % {"list": join_list(
+                f"{sides[side]} {kinds}" for side, kinds in _kinds_by_side(event))}
         return _("Announcements: %(list)s") % {"list": join_list(
             announcement_text(a, sides) for a in event.announcements
         )}
     if isinstance(event, engine.Reveal):
         return _("Ranks shown: %(list)s") % {"list": join_list(
-            f"{sides[s]} {rank_name(r)}" for s, r in enumerate(event.ranks) if r is not None
+            f"{sides[s]} {r if compact else rank_name(r)}"
+            for s, r in enumerate(event.ranks) if r is not None
         )}
     if isinstance(event, engine.Hit):
         call = hit_call(event.value)
@@ -120,9 +197,9 @@ def event_text(event: engine.Event, sides: tuple[str, ...]) -> str:
         return _("Next deal")
     if isinstance(event, engine.EndHand):
         counts = event.counts()
+        each = "%(side)s %(count)s" if compact else _("%(side)s %(count)s cards")
         return _("End of hand: %(list)s") % {"list": join_list(
-            _("%(side)s %(count)s cards") % {"side": sides[s], "count": c}
-            for s, c in enumerate(counts)
+            each % {"side": sides[s], "count": c} for s, c in enumerate(counts)
         )}
     if isinstance(event, engine.Adjust):
         text = _("Correction %(points)+d · %(side)s") % {
@@ -142,6 +219,17 @@ def event_text(event: engine.Event, sides: tuple[str, ...]) -> str:
             "missed": _("Dealer's last trick missed"),
         }[event.outcome]
     return event.type
+
+
+def _kinds_by_side(event: engine.Announce) -> list[tuple[int, str]]:
+    """Each side's announcements of a deal in a few words: "Ronda ×2", "Ronda + Tringa"."""
+    kinds: dict[int, dict[str, int]] = {}
+    for a in event.announcements:
+        counted = kinds.setdefault(a.side, {})
+        counted[a.kind] = counted.get(a.kind, 0) + 1
+    return [(side, " + ".join(kind_name(kind) + (f" ×{count}" if count > 1 else "")
+                              for kind, count in counted.items()))
+            for side, counted in kinds.items()]
 
 
 def side_points(step: Step, sides: tuple[str, ...]) -> list[tuple[str, int]]:
@@ -174,6 +262,32 @@ NOTES = {
 def notes_text(step: Step) -> list[str]:
     """The engine's notes on an event, in words."""
     return [_(NOTES[note]) for note in step.notes if note in NOTES]
+
+
+def parts_text(preview, sides: tuple[str, ...]) -> list[str]:
+    """The end-of-hand preview's sides whose points are more than their
+    cards, part by part: "Ali: 2 for the cards + 1 for the open Bount" (the
+    count closes the open chain, whose hit the side's points include). Each
+    name isolated, for a right-to-left page."""
+    said = []
+    for side, parts in enumerate(preview.parts):
+        if all(kind == "cards" for kind, _, _ in parts):
+            continue
+        # The cards first: the count is what the scorer is typing.
+        ordered = sorted(parts, key=lambda part: part[0] != "cards")
+        words = " + ".join(_part_text(kind, value, points) for kind, value, points in ordered)
+        said.append(_("%(side)s: %(parts)s") % {"side": isolated(sides[side]), "parts": words})
+    return said
+
+
+def _part_text(kind: str, value: int | None, points: int) -> str:
+    if kind == "cards":
+        return _("%(points)s for the cards") % {"points": points}
+    if kind == "hit" and hit_call(value):
+        return _("%(points)s for the open %(call)s") % {"points": points, "call": hit_call(value)}
+    if kind == "hit":
+        return _("%(points)s for the open hit of %(value)s") % {"points": points, "value": value}
+    return f"{points} {gain_name(kind)}"
 
 
 def to_win_text(to_win: ToWin | None) -> str:

@@ -19,7 +19,7 @@ from wtforms import (
     BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
 
 from . import rule_texts
 from ..engine import RULE_KEYS, HouseRules
@@ -78,6 +78,8 @@ class UndoForm(TokenForm):
     # The version the scorer saw: an undo from an out-of-date screen is refused
     # instead of undoing another phone's tap.
     expected_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    # "1": the scorer said yes to reopening a finished game (asked first).
+    reopen = HiddenField(validators=[Optional(), AnyOf(["1"])])
 
 
 # -- house rules -------------------------------------------------------------------------------
@@ -176,7 +178,7 @@ class NewGameForm(TokenForm):
         ],
         default="2",
     )
-    # Required unless a team's two partners name it (validate below).
+    # Empty: the side's default name, or a team's partners' (validate below).
     name0 = _name_field(_l("First side"))
     name1 = _name_field(_l("Second side"))
     name2 = _name_field(_l("Third side (3 players)"))
@@ -196,17 +198,17 @@ class NewGameForm(TokenForm):
 
 
     def validate(self, extra_validators=None) -> bool:
+        # A side left empty takes its default name, a team its partners'
+        # names (service/side_names.py); a team with one partner only and no
+        # name of its own is asked which.
         valid = super().validate(extra_validators)
         for side, field in enumerate((self.name0, self.name1)):
-            if (field.data or "").strip():
+            if (field.data or "").strip() or self.players.data != "4":
                 continue
-            if self.players.data == "4":
-                partners = [self[f"p{side}{seat}"].data for seat in "ab"]
-                if all((name or "").strip() for name in partners):
-                    continue  # the team takes its partners' names (views/games.py)
-                field.errors.append(_l("Name this team, or both its partners."))
-            else:
-                field.errors.append(_l("Name this side."))
+            partners = [(self[f"p{side}{seat}"].data or "").strip() for seat in "ab"]
+            if all(partners) or not any(partners):
+                continue
+            field.errors.append(_l("Name this team, or both its partners."))
             valid = False
         return valid
 

@@ -47,3 +47,7 @@ def test_the_result_page_is_accessible(phone):
     tap(phone, "Ajouter la correction")
     expect(phone.get_by_role("heading", name="Nous gagnons !")).to_be_visible()
     check(phone, "game over")
+    # The question an Undo asks once the win is no longer right after its tap.
+    phone.goto(phone.url.split("?")[0] + "/reopen")
+    expect(phone.get_by_role("heading", name="Rouvrir la partie ?")).to_be_visible()
+    check(phone, "reopen question")

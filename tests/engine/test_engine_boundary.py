@@ -7,7 +7,8 @@ import json
 import pytest
 
 from support.engine import (
-    A, B, adjust, announce, end_hand, game, hit, invalid, missa, next_deal, play, refused,
+    A, B, adjust, announce, at_last_deal, end_hand, game, hit, invalid, missa, next_deal, play,
+    refused,
     reveal, ronda, setup, tringa,
 )
 from scorekeeper.engine import InvalidInput, State, parse_event, parse_new_game, rules_from_spec, to_dict
@@ -137,8 +138,8 @@ def test_a_correction_note_takes_up_to_two_hundred_characters():
 
 @pytest.mark.parametrize("outcome", ["twelve", "one", "missed"])
 def test_the_dealers_last_trick_takes_one_of_three_outcomes(outcome):
-    assert sum(play(game(dealer_last_trick=5), {"type": "dealer_last_trick",
-                                                "outcome": outcome}).scores) == 5
+    assert sum(play(at_last_deal(game(dealer_last_trick=5)),
+                    {"type": "dealer_last_trick", "outcome": outcome}).scores) == 5
 
 
 @pytest.mark.parametrize("outcome", ["ten", None, 12])

@@ -4,8 +4,8 @@ says. The presets are checked against the §7 table column by column."""
 import pytest
 
 from support.engine import (
-    A, B, C, adjust, announce, chain, chain_end, dealer_last_trick, double_ronda, end_hand,
-    game, gains, hidden_ronda, hit, invalid, missa, next_deal, next_deals, play, refused,
+    A, B, C, adjust, announce, at_last_deal, chain, chain_end, dealer_last_trick, double_ronda,
+    end_hand, game, gains, hidden_ronda, hit, invalid, missa, next_deal, next_deals, play, refused,
     reveal, ronda, scores_after, setup, tringa,
 )
 from scorekeeper.engine import BUILT_IN_PRESETS, recorded_event, replay, rules_from_spec, to_dict
@@ -359,36 +359,60 @@ def test_without_the_dealers_last_trick_there_is_nothing_to_enter():
 
 
 def test_the_dealer_taking_the_last_trick_with_a_twelve_scores_for_the_dealer():
-    state = play(game(dealer_last_trick=5), dealer_last_trick("twelve"))
+    state = play(at_last_deal(game(dealer_last_trick=5)), dealer_last_trick("twelve"))
     assert state.scores == (5, 0)  # side A deals the first hand
 
 
 @pytest.mark.parametrize("outcome", ["one", "missed"])
 def test_the_dealer_missing_the_last_trick_or_taking_it_with_a_one_scores_for_the_opponents(outcome):
-    state = play(game(dealer_last_trick=5), dealer_last_trick(outcome))
+    state = play(at_last_deal(game(dealer_last_trick=5)), dealer_last_trick(outcome))
     assert state.scores == (0, 5)
 
 
 def test_the_dealers_last_trick_value_is_what_it_scores():
-    assert scores_after(dealer_last_trick("twelve"), dealer_last_trick=2) == [2, 0]
+    state = play(at_last_deal(game(dealer_last_trick=2)), dealer_last_trick("twelve"))
+    assert state.scores == (2, 0)
 
 
 def test_the_dealers_last_trick_is_entered_once_per_hand():
-    state = play(game(preset="classique"), dealer_last_trick("twelve"))
+    state = play(at_last_deal(game(preset="classique")), dealer_last_trick("twelve"))
     refused(state, dealer_last_trick("missed"))
-    state = play(state, end_hand(20, None), dealer_last_trick("twelve"))
+    state = play(state, end_hand(20, None))
+    state = play(at_last_deal(state), dealer_last_trick("twelve"))
     assert state.scores == (5, 5)  # the deal passed to side B in the second hand
 
 
 def test_the_first_dealer_is_the_one_the_game_names():
-    state = play(game(first_dealer=B, dealer_last_trick=5), dealer_last_trick("twelve"))
+    state = play(at_last_deal(game(first_dealer=B, dealer_last_trick=5)),
+                 dealer_last_trick("twelve"))
     assert state.scores == (0, 5)
 
 
 def test_with_three_sides_both_opponents_of_the_dealer_score_when_it_misses():
-    state = play(game(3, dealer_last_trick=5), end_hand(14, 13, None),
-                 dealer_last_trick("missed"))
+    state = play(game(3, dealer_last_trick=5), end_hand(14, 13, None))
+    state = play(at_last_deal(state), dealer_last_trick("missed"))
     assert state.scores == (1 + 5, 0, 5)  # side B deals hand 2: A and C score
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_last_trick_is_refused_before_the_hands_last_deal(players):
+    state = game(players, dealer_last_trick=5)
+    for _ in range(state.setup.deals_per_hand - 1):
+        sentence = refused(state, dealer_last_trick("twelve"))
+        assert "last deal" in sentence
+        state = play(state, next_deal())
+    assert sum(play(state, dealer_last_trick("twelve")).scores) == 5
+
+
+def test_a_last_trick_recorded_before_the_last_deal_keeps_the_meaning_it_had():
+    # Earlier versions took it on any deal: a game's log may hold one on
+    # deal 1, and its replay must give the score it gave then.
+    rules = setup(dealer_last_trick=5)
+    stored = [dealer_last_trick("one"), hit(A, 1), next_deal()]
+    state = replay(rules, [recorded_event(event, rules) for event in stored])
+    assert state.scores == (1, 5) and state.last_trick_done
+    refused(state, dealer_last_trick("twelve"))  # still once a hand
+    assert to_dict(recorded_event(stored[0], rules)) == stored[0]  # stored as it was
 
 
 # -- first deal with four players --------------------------------------------------------------

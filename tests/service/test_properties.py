@@ -303,7 +303,8 @@ def refused_by_the_contract(state, event) -> bool:
     if kind == "hidden_ronda":
         return not rules.hidden_ronda_penalty
     if kind == "dealer_last_trick":
-        return not rules.dealer_last_trick or state.last_trick_done
+        return (not rules.dealer_last_trick or state.last_trick_done
+                or state.deal < setup.deals_per_hand)  # played on the hand's last deal
     return False  # missa, adjust
 
 

@@ -116,3 +116,9 @@ def dealer_last_trick(outcome: str) -> dict:
 
 def next_deals(count: int) -> list[dict]:
     return [next_deal()] * count
+
+
+def at_last_deal(state: State) -> State:
+    """The state once the current hand's last deal is dealt (where the
+    dealer's last trick is played)."""
+    return play(state, *next_deals(state.setup.deals_per_hand - state.deal))

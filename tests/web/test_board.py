@@ -19,7 +19,7 @@ def test_home_offers_a_new_game_and_then_resumes_the_running_one(french):
 def test_new_game_names_start_as_nous_and_eux_then_the_last_ones_used(french):
     html = french.get("/games/new").get_data(as_text=True)
     assert 'value="Nous"' in html and 'value="Eux"' in html
-    start_game(french, names=("Ali", "Karim", ""))
+    french.get(start_game(french, names=("Ali", "Karim", "")))  # played on this phone
     html = french.get("/games/new").get_data(as_text=True)
     assert 'value="Ali"' in html and 'value="Karim"' in html
 
@@ -284,8 +284,37 @@ def test_house_rule_buttons_show_only_when_the_rule_is_on(french):
     classique = start_game(french, preset="classique")
     press(french, classique + "?sheet=more", "hidden_ronda.0.1")
     assert api_state(french, classique)["scores"] == [0, 5]
+    to_the_last_deal(french, classique)
     press(french, classique + "?sheet=more", "last_trick.twelve")
     assert api_state(french, classique)["scores"] == [5, 5]  # Nous deals the first hand
+
+
+def to_the_last_deal(client, board):
+    """Next deal until the hand's last one, where the dealer's last trick is played."""
+    while not api_state(client, board)["last_deal"]:
+        press(client, board, "next_deal")
+
+
+def test_the_dealers_last_trick_is_off_before_the_hands_last_deal_and_says_why(french):
+    """It was taken at any deal (deal 1/6 scored at once), yet the last trick
+    is played on the hand's last deal: the Options sheet shows its buttons
+    off, saying why, and a tap on one (without JavaScript, a POST) is
+    refused with that sentence and changes nothing."""
+    board = start_game(french, preset="classique")
+    why = "Le dernier pli se joue à la dernière donne de la manche (donne 6) : saisissez-le là."
+    for deal in range(1, 6):
+        page = french.get(board + "?sheet=more").get_data(as_text=True)
+        for outcome in ("twelve", "one", "missed"):
+            form, button = find_button(page, f"last_trick.{outcome}")
+            assert button.disabled
+            hint = re.search(rf'id="{button.attrs["aria-describedby"]}"[^>]*>([^<]*)<', page)
+            assert html.unescape(hint[1]) == why
+        refused = submit(french, form, button)
+        assert why in text(french.get(refused.headers["Location"]).get_data(as_text=True))
+        assert api_state(french, board)["scores"] == [0, 0]
+        press(french, board, "next_deal")
+    press(french, board + "?sheet=more", "last_trick.missed")
+    assert api_state(french, board)["scores"] == [0, 5]
 
 
 ISOLATES = dict.fromkeys(range(0x2066, 0x206A))
@@ -304,6 +333,7 @@ def test_the_dealers_last_trick_buttons_say_who_scores_and_how_much(client, fren
     hidden Ronda's: the side (or both opponents, with three) and the points,
     from the game's rules; still said once recorded, when the buttons are off."""
     classique = start_game(french, preset="classique")  # Nous deals, the trick is worth 5
+    to_the_last_deal(french, classique)
     assert last_trick_buttons(french, classique) == {
         "last_trick.twelve": "Pris avec un 12 → +5 pour Nous",
         "last_trick.one": "Pris avec un 1 → +5 pour Eux",
@@ -314,6 +344,7 @@ def test_the_dealers_last_trick_buttons_say_who_scores_and_how_much(client, fren
         "Pris avec un 12 → +5 pour Nous"
     three = start_game(french, players="3", names=("Ali", "Badr", "Chama"), preset="classique",
                        dealer="1")
+    to_the_last_deal(french, three)
     assert last_trick_buttons(french, three) == {
         "last_trick.twelve": "Pris avec un 12 → +5 pour Badr",
         "last_trick.one": "Pris avec un 1 → +5 chacun pour Ali et Chama",

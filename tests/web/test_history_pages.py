@@ -61,9 +61,10 @@ def test_each_line_says_score_winner_state_duration_and_hands(french, api):
     assert "Ali 11 – Karim 33" in page and "Karim a gagné" in page and "2 manches" in page
     assert "Omar 0 – Nadia 0" in page and "en cours" in page and "0 min" in page
     html = french.get("/games").get_data(as_text=True)
-    # An unfinished game resumes in one tap; a finished one opens its result and review.
+    # An unfinished game resumes in one tap; a finished one's Review opens its review,
+    # where nothing reopens it (its title still leads to its result).
     assert re.search(rf'class="button primary" href="/games/{running}">Reprendre', html)
-    assert f'href="/games/{over}">Récapitulatif' in html
+    assert f'href="/games/{over}/review">Récapitulatif' in html
 
 
 def test_the_list_filters_by_a_name_ignoring_case(french, api):
@@ -205,11 +206,27 @@ def test_the_csv_export_has_one_row_per_standing_event_with_the_running_score(fr
     assert response.status_code == 200 and response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert rows[0] == ["number", "seq", "recorded_at", "hand", "deal", "type", "description",
-                       "points Ali", "points '=Karim", "score Ali", "score '=Karim"]
+    # One language, the page's: its headers, each event's kind and words.
+    assert rows[0] == ["N°", "N° au journal", "Enregistré le", "Manche", "Donne", "Type de coup",
+                       "Ce qui s'est passé", "Points : Ali", "Points : =Karim", "Score : Ali",
+                       "Score : =Karim"]  # no formula: the name is not a cell's start
     assert [r[:2] + r[3:6] + r[7:] for r in rows[1:]] == [
-        ["1", "1", "1", "1", "hit", "0", "0", "0", "0"],
-        ["2", "2", "1", "1", "missa", "1", "1", "1", "1"],
-        ["3", "3", "1", "1", "adjust", "0", "-2", "1", "-1"],
+        ["1", "1", "1", "1", "Coup de la chaîne", "0", "0", "0", "0"],
+        ["2", "2", "1", "1", "Missa", "1", "1", "1", "1"],
+        ["3", "3", "1", "1", "Correction ou pénalité", "0", "-2", "1", "-1"],
     ]
+    assert [r[6] for r in rows[1:]] == ["Bount (1) · Ali", "Missa · =Karim",
+                                        "Correction -2 · =Karim (=1+1)"]
     assert french.get("/games/nosuchgame/export.csv").status_code == 404
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", ["Number", "Kind of event", "What happened", "Missa", "Missa · Ali"]),
+    ("ar", ["الرقم", "نوع الحدث", "ما حدث", "ميسا", "ميسا · Ali"]),
+])
+def test_the_csv_export_speaks_the_pages_language_only(client, api, language, words):
+    game_id = played(api, ("Ali", "Karim"), {"type": "missa", "side": 0})
+    client.set_cookie("lang", language)
+    rows = list(csv.reader(io.StringIO(
+        client.get(f"/games/{game_id}/export.csv").get_data(as_text=True))))
+    assert [rows[0][0], rows[0][5], rows[0][6], rows[1][5], rows[1][6]] == words

@@ -97,6 +97,17 @@ def test_the_games_own_words_keep_their_names(catalogs):
         assert catalogs["ar"][word].string == written
 
 
+# Letters of French words, which no English sentence needs ("barème" was one);
+# the game's words keep theirs (Âachra), and names are the players'.
+FRENCH_LETTERS = re.compile("[éèêëàçùûôîïœ]", re.IGNORECASE)
+
+
+def test_no_english_sentence_holds_a_french_word(catalogs):
+    french = [m.id for m in catalogs["en"] if m.id and FRENCH_LETTERS.search(
+        " ".join(m.string) if isinstance(m.string, (list, tuple)) else m.string)]
+    assert french == []
+
+
 # Pages in each language --------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -295,6 +306,8 @@ def site(app, client, api):
     start += [f"/games/{games[name]}" for name in ("fresh", "busy", "over")]
     start += [f"/games/{games['busy']}?sheet={s}" for s in ("end", "ranks", "more")]
     start += [f"/games/{games['fresh']}?a=0-ronda"]
+    # Linked from a result once its win is no longer right after the winning tap.
+    start += [f"/games/{games['over']}/reopen"]
     if "night" in games:  # reached by GET forms and the screen's script, not by links
         start += [f"/nights/{games['night']}/screen.json", "/players/1/merge?into=2"]
     for kind in ("knockout", "swiss"):  # a night's page and screen of each kind
@@ -426,15 +439,17 @@ def test_the_switcher_links_to_this_very_page_in_each_language(client, api):
 
 
 @pytest.mark.parametrize("language, errors", [
-    ("fr", ["Nommez ce camp.", "Un nom fait au plus 40 caractères."]),
-    ("ar", ["سمّوا هذا الطرف.", "الاسم من 40 حرفًا على الأكثر."]),
-    ("en", ["Name this side.", "A name takes at most 40 characters."]),
+    ("fr", ["Nommez cette équipe, ou ses deux partenaires.",
+            "Un nom fait au plus 40 caractères."]),
+    ("ar", ["سمّوا هذا الفريق، أو شريكيه كليهما.", "الاسم من 40 حرفًا على الأكثر."]),
+    ("en", ["Name this team, or both its partners.", "A name takes at most 40 characters."]),
 ])
 def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_words):
     client = app.test_client()
     client.set_cookie("lang", language)
     form = forms_of(client.get("/games/new").get_data(as_text=True))[0]
-    response = submit(client, form, extra={"name0": "", "name1": "x" * 41, "players": "2"})
+    response = submit(client, form, extra={"name0": "", "p0a": "Karim", "name1": "x" * 41,
+                                           "players": "4"})
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert re.findall(r'class="field-error"[^>]*>([^<]*)<', html) == errors

@@ -27,7 +27,13 @@ def test_a_team_with_neither_a_name_nor_both_partners_is_asked_for_one(french):
     assert "Nommez cette équipe, ou ses deux partenaires." in text(response.get_data(as_text=True))
 
 
-def test_a_side_of_one_still_needs_its_name(french):
-    response = new_game(french, players="2", name0="", name1="Eux")
-    assert response.status_code == 400
-    assert "Nommez ce camp." in text(response.get_data(as_text=True))
+def test_a_side_left_empty_takes_its_default_name(french):
+    """As the first-dealer choice says beforehand: "Nous", not "Camp 1"."""
+    response = new_game(french, players="2", name0="", name1="Omar")
+    assert response.status_code == 303, text(response.get_data(as_text=True))
+    assert french.get("/api" + response.headers["Location"]).get_json()["sides"] == [
+        "Nous", "Omar"]
+    response = new_game(french, players="4", name0="Les Lions", name1="", p0a="Karim",
+                        p0b="Salma")
+    game = french.get("/api" + response.headers["Location"]).get_json()
+    assert game["sides"] == ["Les Lions", "Eux"]

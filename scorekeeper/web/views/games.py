@@ -5,7 +5,6 @@ request from the page's script (header X-Board) gets the updated board
 instead, to swap in place.
 """
 
-import json
 import re
 from urllib.parse import parse_qsl, urlencode
 
@@ -20,7 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import board
 from .. import resume
 from .. import review
-from ...service import games, nights, players, presets, tournaments
+from ...service import games, nights, players, presets, reopening, side_names, tournaments
 from .. import rule_texts
 from ... import engine
 from ...service.clock import utc_now
@@ -100,6 +99,8 @@ def render_board(
         # Once over, a club night's table leads back to its night (no query before that).
         night=nights.night_of_games(get_db(), [game.id]).get(game.id)
         if game.state.finished else None,
+        # Once over, Undo takes the win back with one tap only right after it.
+        undo_at_once=reopening.undo_at_once(db, game, game.version, utc_now()),
         **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
@@ -119,8 +120,10 @@ def render_finished(game: games.Game):
         context = review_context(game)
     except review.NoSuchPage as error:
         return no_such_page(error.pages)
+    # A page of its own (the review below): its forms lead to other pages,
+    # so a reopened game's board is the board's page, not this one's.
     return render_board(game, MultiDict(), template="history/finished.html", pages_of="games.show",
-                        **context)
+                        whole_page=True, **context)
 
 
 def _show(game_id: str, query: str):
@@ -282,11 +285,33 @@ def undo(game_id: str):
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     body = {"expected_version": form.expected_version.data}
     kept = board.draft_query(_draft_of(request.form.get("back"), game.setup))
+    if game.state.finished and form.reopen.data != "1" and not reopening.undo_at_once(
+            get_db(), game, form.expected_version.data, utc_now()):
+        if not _wants_board():
+            return redirect(url_for("games.reopen", game_id=game_id), 303)
+        return _after_action(game_id, RuleViolation(ASK_BEFORE_REOPENING))
     try:
         games.undo(get_db(), game_id, body, f"form:{form.token.data}:undo", utc_now())
     except ScoringError as error:
         return _after_action(game_id, error, kept)
     return _after_action(game_id, stay=kept)
+
+
+ASK_BEFORE_REOPENING = N_("The game is over: undoing its last point reopens it. Tap Undo again "
+                          "to see what that changes.")
+
+
+@bp.get("/games/<game_id>/reopen")
+def reopen(game_id: str):
+    """The question before an Undo reopens a finished game: what it takes
+    back and what follows (its ratings, its club night's standings)."""
+    game = load_game_or_404(game_id)
+    asked = reopening.reopening(get_db(), game)
+    if asked is None:  # running again (another phone undid it): nothing to ask
+        return redirect(url_for("games.show", game_id=game_id), 303)
+    form = UndoForm(formdata=None, token=one_time_token(), expected_version=game.version,
+                    reopen="1")
+    return render_template("games/reopen.html", asked=asked, form=form)
 
 
 @bp.post("/games/<game_id>/rematch")
@@ -307,13 +332,17 @@ def rematch(game_id: str):
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 
+def _default_names() -> list[str]:
+    """Us, Them, You in the scorer's language: what a side left empty is called."""
+    return [gettext(name) for name in DEFAULT_NAMES]
+
+
 def _last_names(players: int) -> list[str]:
-    """The names the form offers for that many players: the last game's of
-    that count, its default names said in the scorer's language."""
-    row = get_db().execute("SELECT sides FROM games WHERE players = ? ORDER BY created_at DESC"
-                           " LIMIT 1", [players]).fetchone()
-    names = json.loads(row[0]) if row else []
-    defaults = [gettext(name) for name in DEFAULT_NAMES]
+    """The names the form offers for that many players: this phone's last
+    game's if it had that count (never another phone's: a newcomer finds the
+    default names), its default names said in the scorer's language."""
+    names = side_names.names_played(get_db(), resume.wanted(), players)
+    defaults = _default_names()
     # The fields the last game had no name for: a default name beside people's
     # would be nobody ("Nadia, Samir, Us", playtest 5), so left for the scorer.
     people = any(default_name(name) is None for name in names)
@@ -334,31 +363,31 @@ def _picked(args: MultiDict) -> dict[str, str]:
 
 
 def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
-    """The sides' labels and, with four players, each side's partners: a
-    side with partners is "Karim & Salma", unless the scorer changed the name
-    the page offered for it."""
-    players_count = int(form.players.data)
-    names = [form.name0.data, form.name1.data]
-    if players_count == 3:
-        return names + [form.name2.data or ""], None
-    if players_count == 2:
-        return names, None
-    partners, labels = [], []
-    for side, fields in enumerate(PARTNER_FIELDS):
-        seated = [form[f].data.strip() for f in fields if (form[f].data or "").strip()]
-        name = (names[side] or "").strip()
-        typed = bool(name) and name != (form[f"given{side}"].data or "").strip()
-        label = names[side] if typed or not seated else " & ".join(seated)
-        labels.append(label if len(label) <= NAME_LENGTH else label[:NAME_LENGTH - 1] + "…")
-        partners.append(seated)
-    return labels, partners
+    """The sides' labels (side_names: as typed, a team after its partners,
+    a side left empty its default name) and, with four players, each side's
+    partners."""
+    count = int(form.players.data) if form.players.data in ("2", "3", "4") else 2
+    sides = 3 if count == 3 else 2
+    typed = [form.name0.data, form.name1.data, form.name2.data][:sides]
+    offered = [form.given0.data, form.given1.data, ""][:sides]
+    partners = [[form[f].data or "" for f in fields] for fields in PARTNER_FIELDS] \
+        if count == 4 else None
+    labels = side_names.side_names(typed, offered, partners, _default_names()[:sides])
+    seated = None if partners is None else [[p.strip() for p in names if p.strip()]
+                                            for names in partners]
+    return labels, seated
+
+
 # An identical Start while that game runs (games.same_start): said on its board.
 ALREADY_STARTED = N_("This game had already started: here it is again, no second game was made.")
 NO_THIRD_DEALER = N_("With two sides, one of the two deals first: pick the first or the second.")
 # What the form's reloads (another preset, a recent player's button: GETs of
 # the whole form) keep in the address: what was typed. Not its tokens, which
 # an address would leave in the history, nor the rules, the preset's again.
-KEPT_ON_RELOAD = ("players", *NAME_FIELDS, "first_dealer", "preset", "night", "pick", "lang")
+# The names the page offered (given0, given1) too: a team's name typed over
+# them stays the team's after a reload, as on the page before it.
+KEPT_ON_RELOAD = ("players", *NAME_FIELDS, "given0", "given1", "first_dealer", "preset", "night",
+                  "pick", "lang")
 
 
 def _clean_reload():
@@ -398,7 +427,8 @@ def new():
             field.data = args.get(field.name, names[index])[:NAME_LENGTH]
         for name in NAME_FIELDS[3:]:
             form[name].data = args.get(name, "")[:NAME_LENGTH]
-        form.given0.data, form.given1.data = form.name0.data, form.name1.data
+        form.given0.data = args.get("given0", form.name0.data)[:NAME_LENGTH]
+        form.given1.data = args.get("given1", form.name1.data)[:NAME_LENGTH]
         form.players.data = count
         form.first_dealer.data = request.args.get("first_dealer", "0")
         form.preset.data = chosen
@@ -436,6 +466,9 @@ def new():
     status = 400 if form.errors or form.form_errors else 200
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
+        # The first-dealer choice says what the sides will be called (the
+        # page's script follows the fields as they change).
+        dealer_names=_sides_and_partners(form)[0] + [""], defaults=_default_names(),
         summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
         offers=offers, running=_own_running(db),
     ), status

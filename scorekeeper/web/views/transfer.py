@@ -25,7 +25,8 @@ from ...storage import store
 from ..api import answer, idempotency_key, json_body, known_game, parse_json
 from ...service.clock import utc_now
 from ..db import get_db
-from ..describe import event_text
+from ..describe import event_kind, event_text
+from ..elision import say
 from ..errors import error_answer, sentence_of
 from ..forms import ImportForm
 from ...engine import recorded_event
@@ -82,9 +83,17 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+# The CSV is for people: one language, the page's (docs/HISTORY.md).
+CSV_HEADERS = (N_("Number"), N_("Log record"), N_("Recorded at"), N_("Hand"), N_("Deal"),
+               N_("Kind of event"), N_("What happened"))
+CSV_POINTS, CSV_SCORE = N_("Points: %(side)s"), N_("Score: %(side)s")
+
+
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str):
-    """One row per standing event (as corrected), with what it gave and the running score."""
+    """One row per standing event (as corrected), with what it gave and the
+    running score, in the page's language: its headers, the kind and words
+    of each event."""
     db = get_db()
     game = load_game_or_404(game_id)
     setup = game.setup
@@ -93,12 +102,12 @@ def export_csv(game_id: str):
     events = [recorded_event(e, setup) for _, e in standing]
     out = io.StringIO()
     writer = csv.writer(out)
-    names = [_cell(name) for name in setup.sides]
-    writer.writerow(["number", "seq", "recorded_at", "hand", "deal", "type", "description"]
-                    + [f"points {n}" for n in names] + [f"score {n}" for n in names])
+    writer.writerow([gettext(header) for header in CSV_HEADERS]
+                    + [_cell(say(CSV_POINTS, side=name)) for name in setup.sides]
+                    + [_cell(say(CSV_SCORE, side=name)) for name in setup.sides])
     for number, ((seq, _), step) in enumerate(zip(standing, timeline(setup, events)), 1):
         writer.writerow(
-            [number, seq, times[seq], step.hand, step.deal, step.event.type,
+            [number, seq, times[seq], step.hand, step.deal, event_kind(step.event),
              _cell(event_text(step.event, setup.sides))]
             + list(points_of(step.gains, setup.side_count)) + list(step.scores))
     return _download(out.getvalue(), "text/csv", f"ronda-{game_id}.csv")

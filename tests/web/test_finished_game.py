@@ -1,0 +1,89 @@
+"""A finished game stays finished unless asked, without JavaScript: the
+history's Review opens the review, and an Undo on the result asks first,
+naming what reopening changes, except right after the winning tap."""
+
+import re
+from datetime import datetime, timedelta, timezone
+
+from support.nights import start_night
+from support.page_forms import forms_of, press, submit
+from support.pages import api_state, start_game, text
+from scorekeeper.service import games, nights
+
+DAYS_AGO = datetime.now(timezone.utc) - timedelta(days=3)
+
+
+def won_days_ago(db, sides=("Ali", "Karim")) -> str:
+    """A game Karim won three days ago: "Review" and Undo come much later."""
+    def at(minutes):
+        return (DAYS_AGO + timedelta(minutes=minutes)).isoformat(timespec="milliseconds")
+    game, _ = games.create(db, {"sides": list(sides), "rules": {"target": 11}}, None, at(0))
+    games.record(db, game.id, {"type": "adjust", "side": 1, "points": 10}, None, at(5))
+    games.record(db, game.id, {"type": "missa", "side": 1}, None, at(9))
+    return game.id
+
+
+def test_review_in_the_history_opens_the_review(french, db):
+    game_id = won_days_ago(db)
+    page = french.get("/games").get_data(as_text=True)
+    review = re.search(r'<a class="button quiet" href="([^"]+)">Récapitulatif', page)[1]
+    assert review == f"/games/{game_id}/review"
+    shown = text(french.get(review).get_data(as_text=True))
+    assert "Revanche" not in shown and "Annuler" not in shown
+
+
+def test_undo_on_a_game_won_earlier_asks_first_and_says_what_changes(french, db):
+    game_id = won_days_ago(db)
+    result = french.get(f"/games/{game_id}").get_data(as_text=True)
+    assert not [f for f in forms_of(result) if f.action.endswith("/undo")]  # no one-tap undo
+    ask = re.search(r'<a class="button undo-button" href="([^"]+)">', result)[1]
+    assert ask == f"/games/{game_id}/reopen"
+    question = french.get(ask).get_data(as_text=True)
+    words = text(question)
+    assert "Rouvrir la partie ?" in words
+    assert "Karim a gagné." in words and "Missa · Karim" in words
+    assert "La partie n'est plus terminée" in words
+    assert "Le niveau des joueurs est recalculé sans elle." in words
+    assert "soirée" not in words  # no club night to name
+    assert api_state(french, f"/games/{game_id}")["finished"]
+    submit(french, [f for f in forms_of(question) if f.action.endswith("/undo")][0])
+    state = api_state(french, f"/games/{game_id}")
+    assert not state["finished"] and state["scores"] == [0, 10]
+
+
+def test_a_club_nights_game_says_its_standings_follow(french, db):
+    night_id = start_night(french)
+    game_id = won_days_ago(db)
+    nights.add_table(db, night_id, game_id, None, DAYS_AGO.isoformat())
+    db.conn.commit()
+    words = text(french.get(f"/games/{game_id}/reopen").get_data(as_text=True))
+    assert "Le classement de la soirée Friday club change avec elle." in words
+
+
+def test_an_undo_sent_without_the_question_asks_it_and_changes_nothing(french, db):
+    """A result page's one-tap Undo drawn right after the win, tapped later,
+    or a forged post: the question, not a reopened game."""
+    game_id = won_days_ago(db)
+    question = french.get(f"/games/{game_id}/reopen").get_data(as_text=True)
+    form = [f for f in forms_of(question) if f.action.endswith("/undo")][0]
+    form.fields = [(k, v) for k, v in form.fields if k != "reopen"]
+    response = submit(french, form)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{game_id}/reopen"
+    assert api_state(french, f"/games/{game_id}")["finished"]
+
+
+def test_right_after_the_winning_tap_one_tap_still_takes_it_back(french):
+    board = start_game(french)
+    press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "32"})
+    press(french, board, "missa.1")  # the winning tap
+    result = french.get(board).get_data(as_text=True)
+    assert "/reopen" not in result
+    press(french, board, "")  # the Undo's button
+    assert not api_state(french, board)["finished"]
+
+
+def test_a_running_game_has_nothing_to_ask(french):
+    board = start_game(french)
+    response = french.get(board + "/reopen")
+    assert response.status_code == 303 and response.headers["Location"] == board

@@ -1,0 +1,46 @@
+"""A long name is cut in its middle, never dropped: the Undo's label keeps
+every side's name within its two lines, whatever the event."""
+
+import html
+
+import pytest
+
+from scorekeeper import engine
+from scorekeeper.web import describe
+
+TEAMS = ("Karim & Salma", "Abdelkader & Mohammed")
+
+
+def test_a_name_is_cut_in_its_middle_keeping_its_start_and_its_end():
+    assert describe.short_name("Abdelkader & Mohammed", 11) == "Abdel…ammed"
+    assert describe.short_name("Karim", 11) == "Karim"
+    assert len(describe.short_name("x" * 40, 26)) == 26
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+@pytest.mark.parametrize("event", [
+    {"type": "end_hand", "cards": [22, None]},
+    {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"},
+                                           {"side": 0, "kind": "tringa"},
+                                           {"side": 1, "kind": "ronda"},
+                                           {"side": 1, "kind": "ronda"}]},
+    {"type": "missa", "side": 1},
+], ids=lambda e: e["type"])
+def test_the_undo_label_keeps_every_name_in_its_room(app, language, event):
+    setup = engine.Setup(TEAMS, 4)
+    with app.test_request_context(headers={"Cookie": f"lang={language}"}):
+        label = str(describe.event_label(engine.parse_event(event, setup), TEAMS))
+    names = [html.unescape(part.split("\u2069")[0]) for part in label.split("<bdi>\u2068")[1:]]
+    wanted = sorted({a["side"] for a in event.get("announcements", [])}) or (
+        [event["side"]] if "side" in event else [0, 1])
+    assert len(names) == len(wanted)
+    for name, side in zip(names, wanted):
+        head, _, tail = name.partition("…")
+        assert TEAMS[side].startswith(head) and TEAMS[side].endswith(tail) and len(head) >= 3
+    shown = html.unescape(label.replace("<bdi>", "").replace("</bdi>", "").replace(
+        "\u2068", "").replace("\u2069", ""))
+    # Within its room, or every cut name as short as a name is cut (then the
+    # label's two lines still hold it: tests/browser/test_words_keep_the_names.py).
+    cut = [name for name in names if "…" in name]
+    assert len(shown) <= describe.UNDO_LABEL_CHARS or all(
+        len(name) == describe.SHORTEST_NAME for name in cut)
