@@ -147,6 +147,7 @@ def empty_bin(db: sqlite_utils.Database) -> int:
     with write_transaction(db):
         binned = "SELECT id FROM games WHERE deleted_at IS NOT NULL"
         db.execute(f"DELETE FROM events WHERE game_id IN ({binned})")
+        db.execute(f"DELETE FROM snapshots WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM game_sides WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM seats WHERE game_id IN ({binned})")
         ratings.forget(db, binned)

@@ -305,6 +305,17 @@ def start_table(db: sqlite_utils.Database, night: Night, body: Any, key: str | N
     return game
 
 
+def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[games.Game, bool]:
+    """The game's rematch (games.rematch), in one transaction with its table
+    when the game was a club night's: there the rematch is its next table."""
+    with write_transaction(db):
+        night = night_of_games(db, [game_id]).get(game_id)
+        game, created = games.rematch(db, game_id, now)
+        if night is not None and created:
+            add_table(db, night.id, game.id, None, now)
+    return game, created
+
+
 def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, now: str,
                 presets: Mapping[str, engine.HouseRules]) -> list[games.Game]:
     """Every game of round `number`, at once; a key already used starts nothing twice."""

@@ -466,8 +466,8 @@ def store_checked(db: sqlite_utils.Database, checked: list[Checked]) -> None:
 
 def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], list[str]]:
     """Import every game of an export document, all or none: (ids imported,
-    ids skipped as already here, identical). Raises InvalidInput (400) for a
-    bad document, ImportConflict (409) for a game here that differs."""
+    ids skipped as already here, identical). Raises InvalidInput for a
+    bad document, ImportConflict for a game here that differs."""
     checked = check_document(data)
     night_documents = check_nights(data, checked)
     imported, skipped = [], []

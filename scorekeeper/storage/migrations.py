@@ -273,5 +273,24 @@ def unnamed_sides_not_rated(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
 
 
+@migrations(name="0008_snapshots")
+def snapshots(db: sqlite_utils.Database) -> None:
+    """The state of a game after every so many of its standing events
+    (scorekeeper/service/snapshots.py), so that an undo, a board and a page
+    of a review fold a few events from the nearest one instead of the whole
+    log. Derived from the log, which stays the truth: a game without them
+    (every game stored before this step) is folded from its start, and gets
+    them as it goes on. No game is changed."""
+    db["snapshots"].create(
+        {"game_id": str,
+         "events": int,  # how many standing events the state folds
+         "seq": int,  # the log record of the last of them
+         "state": str,  # JSON: the engine's snapshot of the state after them
+         "trail": str},  # JSON: after each of the events since the one before, [hand, scores]
+        pk=("game_id", "events"), not_null={"seq", "state", "trail"},
+        foreign_keys=[("game_id", "games", "id")])
+    db["snapshots"].create_index(["game_id", "seq"])
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

@@ -18,6 +18,7 @@ from scorekeeper import create_app
 from scorekeeper.engine import tally
 from scorekeeper.storage import db, migrations
 from scorekeeper.service import games
+from scorekeeper.web import api
 
 DATA = Path(__file__).parents[1] / "data"
 FIXTURE = DATA / "schema_v1.sqlite3"
@@ -69,7 +70,7 @@ def test_every_game_is_the_replay_of_its_log(upgraded):
         for game_id in stored_game_ids(path):
             game = games.load(store, game_id)
             replayed = dataclasses.replace(game, state=games.replay_log(store, game_id))
-            assert client.get(f"/api/games/{game_id}").get_json() == games.view(replayed)
+            assert client.get(f"/api/games/{game_id}").get_json() == api.view(replayed)
     finally:
         store.close()
 

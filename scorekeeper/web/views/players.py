@@ -9,7 +9,6 @@ from .. import charts
 from ...service import person_stats, players, ratings, unnamed
 from ...engine import tally
 from ...service.clock import utc_now
-from ...storage.db import write_transaction
 from ..elision import say
 from ..errors import sentence_of
 from ..db import get_db
@@ -101,8 +100,7 @@ def edit(player_id: int):
     elif form.validate():
         db = get_db()
         try:
-            with write_transaction(db):
-                players.rename(db, entry.id, form.name.data, form.nickname.data, utc_now())
+            players.rename(db, entry.id, form.name.data, form.nickname.data, utc_now())
         except ScoringError as error:
             form.form_errors.append(sentence_of(error))
         else:
@@ -123,8 +121,7 @@ def merge(player_id: int):
             flash(gettext(INCOMPLETE_FORM), "error")
             return redirect(url_for("players.show", player_id=source.person), 303)
         try:
-            with write_transaction(db):
-                players.merge(db, source.id, form.into.data, utc_now())
+            players.merge(db, source.id, form.into.data, utc_now())
         except ScoringError as error:
             flash(sentence_of(error), "error")
             return redirect(url_for("players.show", player_id=source.person), 303)
@@ -151,8 +148,7 @@ def unmerge(player_id: int):
         flash(gettext(INCOMPLETE_FORM), "error")
         return redirect(url_for("players.show", player_id=person), 303)
     try:
-        with write_transaction(db):
-            players.unmerge(db, entry.id, utc_now())
+        players.unmerge(db, entry.id, utc_now())
     except ScoringError as error:
         flash(sentence_of(error), "error")
     else:
