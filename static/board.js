@@ -479,7 +479,7 @@
   });
 
   ronda.board = {
-    element: board, swap: swap, run: run, nextPaint: nextPaint,
+    element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
     refresh: function () { return enqueue(here(), { method: "GET" }); }
   };

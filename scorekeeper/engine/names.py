@@ -26,3 +26,12 @@ def clean_name(text: str) -> str:
         elif unicodedata.category(char) not in HIDDEN and char not in INVISIBLE:
             kept.append(char)
     return " ".join(unicodedata.normalize("NFC", "".join(kept)).split())
+
+
+def name_key(name: str) -> str:
+    """The key names are compared by, everywhere (the roster, the history's
+    filter, the statistics, the sides nobody named): one name whatever its
+    case and blanks, and however its letters are composed ("Amélie" typed
+    with a combining accent, "Karim  BENALI" with two spaces)."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+

@@ -5,7 +5,7 @@ from typing import Any, Mapping
 from .errors import N_, InvalidInput
 from .houserules import BUILT_IN_PRESETS, HouseRules, is_whole, rules_from_spec
 from .limits import NAME_LENGTH
-from .names import clean_name
+from .names import clean_name, name_key
 from .state import Setup, State
 
 NEW_GAME_FIELDS = {"sides", "players", "rules", "first_dealer"}
@@ -53,7 +53,7 @@ def parse_sides(value: Any) -> tuple[str, ...]:
         raise InvalidInput(
             N_("Each side's name takes 1 to %(length)s characters."), length=NAME_LENGTH
         )
-    if len({name.casefold() for name in names}) != len(names):
+    if len({name_key(name) for name in names}) != len(names):
         raise InvalidInput(N_("Each side needs its own name."))
     return names
 

@@ -6,7 +6,6 @@ committed before the caller answers.
 """
 
 import json
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -14,7 +13,7 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import players, ratings, snapshots, summaries
+from . import ids, players, ratings, snapshots, summaries
 from .recent import Recent
 from .. import engine
 from ..storage import store
@@ -23,8 +22,7 @@ from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput, NotFound, RuleViolation, ScoringError
 
 # Game ids: short, but not a counter and not guessable (10 of 31 symbols,
-# about 50 bits); no 0/o, 1/l/i to read one aloud across the table.
-ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+# about 50 bits), read aloud across the table (ids.py).
 ID_LENGTH = 10
 
 
@@ -46,7 +44,7 @@ class Game:
 
 
 def new_game_id() -> str:
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+    return ids.random_id(ID_LENGTH)
 
 
 def _setup_from_row(row: Mapping[str, Any]) -> engine.Setup:

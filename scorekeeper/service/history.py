@@ -10,7 +10,7 @@ import sqlite_utils
 
 from . import ratings, summaries
 from ..storage.db import write_transaction
-from .summaries import name_key
+from ..engine.names import name_key
 
 PER_PAGE = 20
 

@@ -13,13 +13,12 @@ No Flask; callers hold the write transaction where they write.
 import datetime
 import json
 import re
-import secrets
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import games, players
+from . import games, ids, players
 from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.limits import NAME_LENGTH
@@ -27,7 +26,6 @@ from ..storage.db import write_transaction
 
 MAX_ENTRANTS = 8
 SCREEN_KEY_LENGTH = 20  # about 99 bits: read-only, and out of reach of guessing
-KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 NIGHT_ID = re.compile(r"[a-z0-9]{8,40}")
 
 
@@ -342,7 +340,7 @@ def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, 
 
 def screen_on(db: sqlite_utils.Database, night_id: str) -> str:
     """Turn on the read-only screen link: a new key (an old link stops working)."""
-    key = "".join(secrets.choice(KEY_ALPHABET) for _ in range(SCREEN_KEY_LENGTH))
+    key = ids.random_id(SCREEN_KEY_LENGTH)
     with write_transaction(db):
         db.execute("UPDATE nights SET screen_key = ? WHERE id = ?", [key, night_id])
     return key

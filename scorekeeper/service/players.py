@@ -22,6 +22,7 @@ from . import ratings
 from .unnamed import NOBODY
 from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..engine.names import name_key
 from ..engine.newgame import NAME_LENGTH
 from ..storage.db import write_transaction
 
@@ -49,11 +50,6 @@ COLUMNS = "id, name, nickname, person, merged_into, created_at"
 def clean(name: str) -> str:
     """A name as the roster keeps it: composed, blanks collapsed."""
     return unicodedata.normalize("NFC", " ".join(name.split()))
-
-
-def name_key(name: str) -> str:
-    """Names are one player when they differ only by case and blanks."""
-    return clean(name).casefold()
 
 
 def _player(row) -> Player:
@@ -173,7 +169,7 @@ def recent(db: sqlite_utils.Database, limit: int = RECENT) -> list[Player]:
 
 # -- changes: each one a record ---------------------------------------------------------------
 
-def _record(db, player_id: int, action: str, payload: dict, now: str) -> None:
+def _write_change(db, player_id: int, action: str, payload: dict, now: str) -> None:
     db.execute("INSERT INTO player_changes (player_id, action, payload, created_at)"
                " VALUES (?, ?, ?, ?)",
                [player_id, action, json.dumps(payload, ensure_ascii=False), now])
@@ -206,7 +202,7 @@ def rename(db: sqlite_utils.Database, player_id: int, name: Any, nickname: Any,
             raise RuleViolation(N_("This changes nothing."))
         db.execute("UPDATE players SET name = ?, name_key = ?, nickname = ? WHERE id = ?",
                    [name, name_key(name), nickname, player.id])
-        _record(db, player.id, "rename", {"name": [player.name, name],
+        _write_change(db, player.id, "rename", {"name": [player.name, name],
                                           "nickname": [player.nickname, nickname]}, now)
         return _must_get(db, player_id)
 
@@ -228,7 +224,7 @@ def merge(db: sqlite_utils.Database, source_id: int, target_id: int, now: str) -
             raise RuleViolation(N_("%(first)s and %(second)s played in the same game: they are two "
                                    "people."), first=source.name, second=target.name)
         db.execute("UPDATE players SET merged_into = ? WHERE id = ?", [target.id, source.id])
-        _record(db, source.id, "merge", {"into": target.id}, now)
+        _write_change(db, source.id, "merge", {"into": target.id}, now)
         _resolve_people(db)
         ratings.people_changed(db, {source.person, target.person})
 
@@ -240,7 +236,7 @@ def unmerge(db: sqlite_utils.Database, player_id: int, now: str) -> None:
         if not player.merged:
             raise RuleViolation(N_("This entry is not merged."))
         db.execute("UPDATE players SET merged_into = NULL WHERE id = ?", [player.id])
-        _record(db, player.id, "unmerge", {"from": player.merged_into}, now)
+        _write_change(db, player.id, "unmerge", {"from": player.merged_into}, now)
         _resolve_people(db)
         ratings.people_changed(db, {player.person, player.id})
 

@@ -51,7 +51,7 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
-class Page:
+class ReviewPage:
     setup: engine.Setup
     entries: list[Entry]  # the page's, in the order recorded
     # For every standing event of the game, oldest first: the hand it was
@@ -61,7 +61,7 @@ class Page:
     pages: int = 1
 
 
-def review_page(db: sqlite_utils.Database, game: Game, number: int = 1) -> Page:
+def review_page(db: sqlite_utils.Database, game: Game, number: int = 1) -> ReviewPage:
     """Page `number` (from 1) of the game's review; NoSuchPage past the last."""
     with read_transaction(db):
         count = store.event_record_count(db, game.id)
@@ -69,7 +69,7 @@ def review_page(db: sqlite_utils.Database, game: Game, number: int = 1) -> Page:
         if number > pages:
             raise NoSuchPage(pages)
         records = store.event_records(db, game.id, (number - 1) * PAGE_ENTRIES, PAGE_ENTRIES)
-        return Page(game.setup, _entries(db, game, records),
+        return ReviewPage(game.setup, _entries(db, game, records),
                     snapshots.score_trail(db, game.id, game.setup), number, pages)
 
 

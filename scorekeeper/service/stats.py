@@ -11,7 +11,7 @@ from typing import Any
 import sqlite_utils
 
 from .history import GameLine, line_from_row, list_columns
-from .summaries import name_key
+from ..engine.names import name_key
 from .unnamed import DEFAULT_KEY
 from ..engine.tally import COUNTS
 
@@ -22,7 +22,7 @@ COUNTED = "FROM game_sides s WHERE s.counted = 1"
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
+class Results:
     """A name's games: played, won, and the average final margin."""
 
     name: str
@@ -36,8 +36,10 @@ class Record:
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
-    records: list[Record]
+class Leaderboard:
+    """A page of the names, most games played first."""
+
+    rows: list[Results]
     number: int
     count: int  # names in all
     per_page: int = PER_PAGE
@@ -48,12 +50,14 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
-class Player:
-    record: Record
+class NameStats:
+    """A name's results and gains over its finished games."""
+
+    results: Results
     counts: dict[str, int]  # each kind of gain: how often it came, over all games
 
     def per_game(self, kind: str) -> float:
-        return self.counts[kind] / self.record.played if self.record.played else 0.0
+        return self.counts[kind] / self.results.played if self.results.played else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +74,12 @@ class HeadToHead:
         return self.played - sum(self.wins)
 
 
-def _record(row: tuple[Any, ...]) -> Record:
+def _results(row: tuple[Any, ...]) -> Results:
     name, played, won, margin = row
-    return Record(name, played, won or 0, margin or 0.0)
+    return Results(name, played, won or 0, margin or 0.0)
 
 
-def leaderboard(db: sqlite_utils.Database, number: int = 1) -> Board:
+def leaderboard(db: sqlite_utils.Database, number: int = 1) -> Leaderboard:
     """Page `number` of the names, most games played first; not the sides'
     default names, which are nobody's (unnamed.py)."""
     named = f"{COUNTED} AND s.name_key NOT {DEFAULT_KEY}"
@@ -86,11 +90,11 @@ def leaderboard(db: sqlite_utils.Database, number: int = 1) -> Board:
         " LIMIT ? OFFSET ?",
         [PER_PAGE, (number - 1) * PER_PAGE],
     )
-    return Board([_record(row) for row in cursor], number, count)
+    return Leaderboard([_results(row) for row in cursor], number, count)
 
 
-def player(db: sqlite_utils.Database, name: str) -> Player | None:
-    """A name's record and gains over its finished games; None if it has none."""
+def name_stats(db: sqlite_utils.Database, name: str) -> NameStats | None:
+    """A name's results and gains over its finished games; None if it has none."""
     sums = ", ".join(f"sum(s.{kind})" for kind in COUNTS)
     row = db.execute(
         f"SELECT min(s.name), count(*), sum(s.won), avg(s.margin), {sums} {COUNTED}"
@@ -99,7 +103,7 @@ def player(db: sqlite_utils.Database, name: str) -> Player | None:
     ).fetchone()
     if not row[1]:
         return None
-    return Player(_record(row[:4]), dict(zip(COUNTS, row[4:])))
+    return NameStats(_results(row[:4]), dict(zip(COUNTS, row[4:])))
 
 
 def head_to_head(db: sqlite_utils.Database, first: str, second: str,

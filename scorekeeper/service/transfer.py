@@ -245,7 +245,7 @@ class _Log:
         self.undone: dict[int, int] = {}
         self.states: list[engine.State] | None = [engine.new_game(setup)]
 
-    def record(self, action: Any, payload: Any, seq: int) -> dict:
+    def read(self, action: Any, payload: Any, seq: int) -> dict:
         """One record's payload as the app writes it; raises InvalidInput or RuleViolation."""
         if action == "event":
             event, parsed = _canonical(payload, self.setup)
@@ -323,7 +323,7 @@ def _check_log(game: dict, setup: engine.Setup) -> tuple[_Log, list[dict]]:
                 if record["idempotency_key"] in keys:
                     _fail(N_("An Idempotency-Key is used twice in one game."))
                 keys.add(record["idempotency_key"])
-            payloads.append(checked.record(record["action"], record["payload"], number))
+            payloads.append(checked.read(record["action"], record["payload"], number))
         except RuleViolation as error:
             raise Because(N_("Record %(seq)s could not have been accepted: %(reason)s"),
                           error, seq=number) from None

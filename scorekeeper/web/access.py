@@ -21,7 +21,6 @@ are rate-limited per address; keys and codes are compared in constant time.
 import hashlib
 import hmac
 import ipaddress
-import secrets
 import threading
 import time
 from collections import defaultdict, deque
@@ -36,11 +35,11 @@ from . import pairing, screen_access
 from .errors import error_answer
 from .local_paths import local_path
 from ..engine.errors import N_
+from ..service import ids
 from .secret import SecretError, load_or_create_secret
 
 COOKIE = "ronda_access"
 COOKIE_AGE = 365 * 24 * 3600
-KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 KEY_LENGTH = 12  # about 59 bits: with the rate limit, out of reach of guessing
 MAX_FAILURES = 5
 WINDOW_SECONDS = 60
@@ -56,11 +55,11 @@ UNKNOWN_HOST = N_("This scorekeeper does not answer to this address. Open the ad
 
 
 def make_key() -> str:
-    return "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_LENGTH))
+    return ids.random_id(KEY_LENGTH)
 
 
 def valid_key(key: str) -> bool:
-    """Made ones are KEY_LENGTH symbols of KEY_ALPHABET; a configured one
+    """Made ones are KEY_LENGTH symbols of ids.ALPHABET; a configured one
     (FLASK_ACCESS_KEY) may be any 12 or more lowercase letters and digits."""
     return len(key) >= KEY_LENGTH and key.isascii() and key.isalnum() and key == key.lower()
 

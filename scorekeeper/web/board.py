@@ -77,7 +77,7 @@ class SidePad:
 
 
 @dataclass
-class HiddenRonda:
+class HiddenRondaButton:
     """One hidden-Ronda button of the More sheet: who hid it, who gets the points."""
 
     side: int
@@ -121,7 +121,7 @@ class Board:
     next_deal: Move
     end_hand: Move
     last_trick: list[LastTrick]
-    hidden_rondas: list[HiddenRonda]
+    hidden_rondas: list[HiddenRondaButton]
     last_card_missa: Move | None  # on the hand's last deal: the dealer's last card
     recent: list[Step]
     undo_step: Step | None
@@ -272,7 +272,7 @@ def scoreboard_of(
     ]
     penalty = setup.rules.hidden_ronda_penalty
     hidden = [
-        HiddenRonda(side, to, penalty, _move(
+        HiddenRondaButton(side, to, penalty, _move(
             state, f"hidden_ronda.{side}.{to}",
             {"type": "hidden_ronda", "side": side, "to": to}, translate))
         for side in range(setup.side_count) for to in range(setup.side_count)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from . import charts
 from .. import engine
-from ..service.review import Entry, Page
+from ..service.review import Entry, ReviewPage
 
 __all__ = ["Deal", "Entry", "Hand", "Review", "review_of"]
 
@@ -37,7 +37,7 @@ class Review:
         return [e for hand in self.hands for deal in hand.deals for e in deal.entries]
 
 
-def review_of(found: Page) -> Review:
+def review_of(found: ReviewPage) -> Review:
     """The review page of a page of the game's log."""
     chart = _chart(found.setup, found.trail) if found.trail else None
     return Review(found.setup, _group(found.entries), chart, found.number, found.pages)

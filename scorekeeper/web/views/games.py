@@ -30,9 +30,11 @@ from ..describe import isolated
 from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
-from .shared import POINTS_WORDS, in_page_words, load_game_or_404, no_such_page, review_context
+from .shared import (
+    INCOMPLETE_FORM, POINTS_WORDS, in_page_words, load_game_or_404, no_such_page, review_context,
+)
 from ..describe import rank_name
-from ..elision import DEFAULT_NAMES, default_name
+from ..elision import default_name, default_names
 
 bp = Blueprint("games", __name__)
 
@@ -47,7 +49,6 @@ def _wants_board() -> bool:
     return request.headers.get("X-Board") == "1"
 
 
-INCOMPLETE_FORM = N_("This button's form is incomplete: reload the page and tap again.")
 
 
 def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
@@ -288,7 +289,7 @@ def _last_names(players: int) -> list[str]:
     """The names the form offers for that many players: the last game's of
     that count, its default names said in the scorer's language."""
     names = games.last_sides(get_db(), players)
-    defaults = [gettext(name) for name in DEFAULT_NAMES]
+    defaults = list(default_names())
     # The fields the last game had no name for: a default name beside people's
     # would be nobody ("Nadia, Samir, Us", playtest 5), so left for the scorer.
     people = any(default_name(name) is None for name in names)
@@ -360,7 +361,7 @@ def new():
     night = nights.get(db, request.values.get("night", ""))
     chosen = request.values.get("preset")
     if chosen not in available:
-        chosen = night.preset if night and night.preset in available else presets.default_name(db)
+        chosen = night.preset if night and night.preset in available else presets.default_preset(db)
     if request.method == "GET":
         count = request.args.get("players", str(night.players) if night else "2")
         # For the page's script: each count's names, while the scorer picks the count.

@@ -20,13 +20,12 @@ from ...engine import RANKS, recorded_event, to_dict
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.events import KINDS, LAST_TRICK_OUTCOMES
 from .shared import (
-    PAGE_NUMBER, POINTS_WORDS, confirm_form, in_page_words, load_game_or_404, name_filter,
-    no_such_page, page_number, review_context,
+    INCOMPLETE_FORM, PAGE_NUMBER, POINTS_WORDS, confirm_form, in_page_words, load_game_or_404,
+    name_filter, no_such_page, page_number, review_context,
 )
 
 bp = Blueprint("history", __name__)
 
-INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
 # The correction form's own words for the engine's sentences about an API field (by its name).
 CORRECTION_WORDS = {
     **POINTS_WORDS,

@@ -14,11 +14,10 @@ from ..errors import sentence_of
 from ..db import get_db
 from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
 from ...engine.errors import N_, ScoringError
-from .shared import gains_bars, no_such_page, page_number
+from .shared import INCOMPLETE_FORM, gains_bars, no_such_page, page_number
 
 bp = Blueprint("players", __name__)
 
-INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
 
 
 def _player(player_id: int) -> players.Player:
@@ -135,8 +134,8 @@ def merge(player_id: int):
     form = MergeForm(formdata=None, token=one_time_token(), into=target.id)
     return render_template(
         "players/merge.html", source=source, target=target, form=form,
-        source_games=person_stats.person(db, source).record.played,
-        target_games=person_stats.person(db, target).record.played)
+        source_games=person_stats.person(db, source).results.played,
+        target_games=person_stats.person(db, target).results.played)
 
 
 @bp.post("/players/<int:player_id>/unmerge")

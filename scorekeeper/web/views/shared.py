@@ -23,6 +23,9 @@ from ...service import games, history
 from ...service.review import review_page
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
+# A posted form without its keys or fields: only a hand-made post, or a page
+# from before a change of the app, sends one.
+INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
 # The engine's sentences about malformed input name the API's fields
 # (ScoringError.field): a page's form has no such fields to show. What a
 # scorer can type wrong gets the page's own words, by the field's name; the
