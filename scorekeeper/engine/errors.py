@@ -17,12 +17,17 @@ class ScoringError(Exception):
     `field`: the input field the sentence is about, when it names one (the
     API's words, "points must be…"): a page, whose form has no such field,
     says it in its own words by this name, never by matching the sentence.
-    It is also the sentence's `%(field)s`."""
+    It is also the sentence's `%(field)s`. `subject`: the parameter that names
+    the side the sentence is about, and `team` whether that side is two
+    partners: a page says such a side its own way (a default name, "Us", as
+    a pronoun: "We…")."""
 
-    def __init__(self, message: str, *, field: str | None = None, **params):
+    def __init__(self, message: str, *, field: str | None = None, subject: str | None = None,
+                 team: bool = False, **params):
         super().__init__(message)
         self.message = message
         self.field = field
+        self.subject, self.team = subject, team
         self.params = params if field is None else {**params, "field": field}
 
     def sentence(self, translate=lambda message: message, event_text=None) -> str:

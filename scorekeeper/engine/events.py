@@ -239,12 +239,12 @@ def _announce(data, setup):
             if per_side == 1:
                 raise InvalidInput(
                     N_("%(side)s has already announced: each player announces once per deal."),
-                    side=setup.sides[side],
+                    side=setup.sides[side], subject="side",
                 )
             raise InvalidInput(
                 N_("%(side)s has already announced twice: each partner announces once per "
                    "deal."),
-                side=setup.sides[side],
+                side=setup.sides[side], subject="side", team=True,
             )
     return Announce(tuple(announcements))
 

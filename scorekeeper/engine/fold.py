@@ -240,7 +240,7 @@ class _Table:
         if missing:
             raise InvalidInput(
                 N_("Give the rank of %(side)s's best announcement."),
-                side=self.setup.sides[missing[0]],
+                side=self.setup.sides[missing[0]], subject="side",
             )
         self.settle(Pool(pool.kind, pool.total, pool.contenders, tuple(ranks)))
 

@@ -99,15 +99,6 @@ FORMS = frozenset({
     pgettext("they", "Give the rank of %(side)s's best announcement."),
     pgettext("you", "Give the rank of %(side)s's best announcement."),
 })
-# The engine's refusals about a side (its subject, or whose thing it names):
-# the value that names it, and whether that side is a team (two partners
-# announce twice).
-SUBJECT_ERRORS = {
-    "Give the rank of %(side)s's best announcement.": ("side", False),
-    "%(side)s has already announced: each player announces once per deal.": ("side", False),
-    "%(side)s has already announced twice: each partner announces once per deal.":
-        ("side", True),
-}
 
 
 def default_names() -> tuple[str, ...]:
@@ -188,9 +179,9 @@ def say(message: str, **values) -> str:
 def sentence(error, translate=gettext, event_text=None) -> str:
     """A refusal's sentence (engine.errors.ScoringError) through `translate`,
     elided before the names it carries; about a side, in the side's form."""
-    if translate is gettext and error.message in SUBJECT_ERRORS:
-        subject, team = SUBJECT_ERRORS[error.message]
-        return about(error.message, subject, team, **error.params)
+    subject = getattr(error, "subject", None)  # about a side (engine.errors.ScoringError)
+    if translate is gettext and subject is not None:
+        return about(error.message, subject, error.team, **error.params)
     return error.sentence(lambda message: elide(translate(message), error.params or {}),
                           event_text)
 
