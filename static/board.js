@@ -81,9 +81,10 @@
 
   // Two phones on one game (docs/BOARD.md): a tap is of the board the finger
   // saw. When this board followed another phone's taps after the finger came
-  // down, or too shortly before to be seen (GLANCE_MS), the tap is sent with
-  // the version before them, and the server judges what it meant there: the
-  // same Missa tapped on both phones counts once.
+  // down, the tap is sent with the version before them, and the server judges
+  // what it meant there; when it followed them too shortly before the touch
+  // to be seen (GLANCE_MS), it says so (followed_from): the same Missa tapped
+  // on both phones then counts once.
   var GLANCE_MS = 1000;
   var followed = null;  // { from: the version before, at: when the other phone's taps came }
   var pressedAt = null;
@@ -93,9 +94,6 @@
   }
   document.addEventListener("pointerdown", press, true);
   document.addEventListener("touchstart", press, { capture: true, passive: true });
-  function seenVersion(at) {
-    return followed && followed.at > at - GLANCE_MS ? followed.from : null;
-  }
   function cameFrom(from) {
     return function () {
       var now = performance.now(), current = board();
@@ -366,7 +364,12 @@
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     if (submitter) { submitter.classList.add("pressed"); }
     tick();
-    var seen = seenVersion(pressedAt !== null ? pressedAt : event.timeStamp);
+    var at = pressedAt !== null ? pressedAt : event.timeStamp, seen = null;
+    if (followed && followed.at > at) {
+      seen = followed.from;
+    } else if (followed && followed.at > at - GLANCE_MS) {
+      data.set("followed_from", followed.from);
+    }
     pressedAt = followed = null;  // from now on the board shows this phone's own taps
     // A tap on the game goes through the outbox, which keeps it until answered.
     if (ronda.outbox && ronda.outbox.take(form, data, submitter, seen)) { return; }

@@ -67,11 +67,14 @@ class Record:
     payload: Mapping[str, Any]
 
 
-def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record]) -> StaleTap | None:
+def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
+              unseen: Iterable[Record] = ()) -> StaleTap | None:
     """Why `tap` (an event in its stored form, or UNDO) no longer means what
     it meant on a board that did not have `since`, the records another phone
     made after that board's version; None: it still does, and is judged as
-    any tap on the game as it now is.
+    any tap on the game as it now is. `unseen`: records the board showed,
+    but too shortly before the finger came down to have been seen (it had
+    just followed the other phone): only that very tap among them refuses it.
 
     - The same tap recorded since (both scorers tapped it): it counts once.
     - An undo takes back the last event the board showed: any record since
@@ -84,17 +87,14 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record]) -> 
     - A step of the open chain (a 5 or a 10 after a 1) or its end, when a
       hit, a Missa or an end of chain since changed the chain.
     Anything else (another event; the same kind for another side) counts."""
-    since = list(since)
-    if not since:
-        return None
+    since, unseen = list(since), list(unseen)
     if tap.get("type") == "undo":
+        if not since:
+            return None
         if len(since) == 1 and since[0].action == "undo":
             return StaleTap(UNDONE_ALREADY)
         return StaleTap(CHANGED)
-    undone = {record.payload.get("undoes") for record in since if record.action == "undo"}
-    standing = fold_corrections((record.seq, record.action, record.payload) for record in since
-                                if record.seq not in undone)
-    if any(event == tap for event in standing.values()):
+    if tap in _standing(unseen + since).values():
         return StaleTap(ALREADY)
     events = [record.payload for record in since if record.action == "event"]
     for record in since:
@@ -110,6 +110,15 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record]) -> 
             event.get("type") in ("hit", "missa", "chain_end") for event in events):
         return StaleTap(CHAIN)
     return None
+
+
+def _standing(records: Iterable[Record]) -> dict[int, Mapping[str, Any] | None]:
+    """The events among `records` that still stand: not undone by one of
+    them, as their corrections left them (None: removed)."""
+    records = list(records)
+    undone = {record.payload.get("undoes") for record in records if record.action == "undo"}
+    return fold_corrections((record.seq, record.action, record.payload) for record in records
+                            if record.seq not in undone)
 
 
 def _button(event: Mapping[str, Any]) -> tuple:

@@ -71,12 +71,14 @@ def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
 
 
 def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
-        seen: int | None, page: str | None = None) -> games.Game:
+        seen: int | None, page: str | None = None, glanced: int | None = None) -> games.Game:
     """Record a board's tap (`body`, an event's plain data), made on the
     board of version `seen`, from the page whose keys begin with `page`; a
-    key already used answers the game as it is. Raises ScoringError
-    subclasses: the engine's refusals, engine.stale.StaleTap, and the last
-    card's Missa a second time in a hand."""
+    key already used answers the game as it is. `glanced`: the version that
+    board showed a moment before the finger came down, when it had just
+    followed another phone's taps (too soon to have seen them). Raises
+    ScoringError subclasses: the engine's refusals, engine.stale.StaleTap,
+    and the last card's Missa a second time in a hand."""
     with write_transaction(db):
         game, event, key_used = games.read_event(db, game_id, body, key)
         if key_used:
@@ -84,7 +86,7 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
         refusal = last_card_again(game.state, event)
         if refusal is not None:
             raise refusal
-        _judge(db, game, engine.to_dict(event), seen, page, now)
+        _judge(db, game, engine.to_dict(event), seen, page, now, glanced)
         state = engine.apply(game.state, event)
         return games.append_event(db, game, event, state, key, now)
 
@@ -102,18 +104,22 @@ def undo(db: sqlite_utils.Database, game_id: str, key: str, now: str, seen: int 
 
 
 def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: int | None,
-           page: str | None, now: str) -> None:
+           page: str | None, now: str, glanced: int | None = None) -> None:
     """Refuse a tap made on the board of version `seen` whose meaning the
     records since changed (engine/stale.py), leaving out the tapping page's
-    own records of the last moments."""
-    if seen is None or seen == game.version:
+    own records of the last moments; the records between `glanced` and
+    `seen` were on that board, but not yet seen."""
+    if seen is None or (seen == game.version and glanced is None):
         return
     if seen > game.version:  # no board ever showed it
         games.check_version(game, seen)
-    since = [Record(seq, action, payload)
-             for seq, action, payload, key, created_at in store.records_since(db, game.id, seen)
-             if not _own(key, created_at, page, now)]
-    refusal = stale_tap(game.setup, tap_data, since)
+    start = seen if glanced is None or not 0 <= glanced < seen else glanced
+    records = [Record(seq, action, payload)
+               for seq, action, payload, key, created_at in store.records_since(db, game.id, start)
+               if not _own(key, created_at, page, now)]
+    since = [record for record in records if record.seq > seen]
+    unseen = [record for record in records if record.seq <= seen]
+    refusal = stale_tap(game.setup, tap_data, since, unseen)
     if refusal is not None:
         raise refusal
 

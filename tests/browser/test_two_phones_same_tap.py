@@ -124,6 +124,21 @@ def test_a_missa_tapped_just_after_the_board_followed_the_same_one_counts_once(p
     assert caught_up(first, second)["scores"] == [1, 0]
 
 
+def test_a_khamsa_tapped_just_after_the_board_followed_the_bount_counts(phone, new_phone):
+    """What a board that had just followed shows is not refused for it: the
+    Khamsa its finger taps on the Bount it had just shown is that Khamsa."""
+    first, second = two_phones(phone, new_phone)
+    first.touchscreen.tap(*center(first, "1 Bount pour Nous"))
+    second.wait_for_function(
+        "() => !document.querySelector('button[value=\"hit.1.5\"]').hasAttribute('aria-disabled')",
+        polling="raf", timeout=2500)  # followed: the Khamsa is on
+    second.wait_for_function(SETTLED, polling="raf")
+    second.touchscreen.tap(*center(second, "5 Khamsa pour Eux"))
+    state = caught_up(first, second)
+    assert state["version"] == 2 and state["chain"] == {"side": 1, "value": 5}, state
+    assert "autre téléphone" not in (second.locator("#notice").text_content() or "")
+
+
 def test_missa_for_us_and_missa_for_them_at_the_same_moment_both_count(phone, new_phone):
     first, second = two_phones(phone, new_phone)
     here, there = center(first, "Missa pour Nous"), center(second, "Missa pour Eux")

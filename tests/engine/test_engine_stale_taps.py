@@ -109,3 +109,24 @@ def test_every_refusal_is_a_sentence_of_its_own():
         refusal = stale_tap(GAME, tap, since)
         assert refusal.sentence() not in seen and refusal.sentence().endswith(".")
         seen.add(refusal.sentence())
+
+
+def unseen_reason(tap, unseen, since=()):
+    refusal = stale_tap(GAME, tap, list(since), unseen)
+    return None if refusal is None else refusal.reason
+
+
+def test_what_the_board_had_just_followed_counts_only_as_that_very_tap():
+    """The board followed the other phone a moment before the finger came
+    down: its records were on the board, too shortly to have been seen."""
+    assert unseen_reason(missa(A), events(missa(A))) == ALREADY
+    assert unseen_reason(missa(B), events(missa(A))) is None
+    # A Khamsa on the Bount the board had just shown is what that board meant.
+    assert unseen_reason(hit(B, 5), events(hit(A, 1))) is None
+    assert unseen_reason({"type": "next_deal"}, events({"type": "next_deal"})) == ALREADY
+    assert unseen_reason(missa(A), events({"type": "next_deal"})) is None
+
+
+def test_a_tap_just_seen_then_undone_is_not_already_recorded():
+    unseen = events(missa(A), first=5)
+    assert unseen_reason(missa(A), unseen, [Record(6, "undo", {"undoes": 5})]) == UNDONE

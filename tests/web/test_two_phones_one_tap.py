@@ -81,3 +81,24 @@ def test_a_tap_undone_on_the_other_phone_is_no_reason_to_say_already_recorded(cl
     client.post("/api" + board + "/undo", json={})
     refused = submit(client, *phone_b, headers={"X-Board": "1"})
     assert refused.status_code == 409 and "Already recorded" not in _words(refused)
+
+
+def test_a_tap_on_a_board_that_had_just_followed_the_same_tap_counts_once(client):
+    """With the page's script a board that followed the other phone's taps
+    too shortly before the touch to have been seen says so (followed_from):
+    that very tap among them is the same tap; anything else is judged on the
+    board as it was (a Khamsa on the Bount it had just shown counts)."""
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    client.post("/api" + board + "/events", json={"type": "missa", "side": 0})  # phone A
+    followed = _board_form(client, board, "missa.0")  # phone B, followed: version 1
+    refused = submit(client, *followed, extra={"followed_from": "0"}, headers={"X-Board": "1"})
+    assert refused.status_code == 409 and "Already recorded" in _words(refused)
+    assert api_state(client, board)["scores"] == [1, 0]
+    client.post("/api" + board + "/events", json={"type": "hit", "side": 0, "value": 1})
+    khamsa = _board_form(client, board, "hit.1.5")  # on the Bount just shown: version 2
+    counted = submit(client, *khamsa, extra={"followed_from": "1"}, headers={"X-Board": "1"})
+    assert counted.status_code == 200 and api_state(client, board)["version"] == 3
+    # Without it (or past the moment), a second Missa is a second Missa.
+    again = submit(client, *_board_form(client, board, "missa.0"), headers={"X-Board": "1"})
+    assert again.status_code == 200 and api_state(client, board)["version"] == 4

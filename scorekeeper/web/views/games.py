@@ -221,7 +221,8 @@ def play(game_id: str):
         return _after_action(game_id, doubt, form.back.data or "")
     try:
         scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move), utc_now(),
-                       form.expected_version.data, page_of(form.token.data))
+                       form.expected_version.data, page_of(form.token.data),
+                       form.followed_from.data)
     except ScoringError as error:
         return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM),
                              form.back.data or "")
