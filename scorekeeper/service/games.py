@@ -231,7 +231,7 @@ def check_version(game: Game, expected: int | None) -> None:
         )
 
 
-def event_body(body: Any) -> tuple[dict, int | None]:
+def _event_body(body: Any) -> tuple[dict, int | None]:
     """An event's plain data, less its expected_version, and that version."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("An event must be a JSON object."))
@@ -272,7 +272,7 @@ def record(
     already used on this game. With an expected_version, the game must be
     at that version (the JSON API's rule; a scoreboard's taps are judged
     by what they meant: scoreboard.tap). Raises ScoringError subclasses."""
-    body, expected = event_body(body)
+    body, expected = _event_body(body)
     with write_transaction(db):
         game, event, key_used = read_event(db, game_id, body, key)
         if key_used:
@@ -284,7 +284,7 @@ def record(
         return append_event(db, game, event, state, key, now), True
 
 
-def undo_body(body: Any) -> int | None:
+def _undo_body(body: Any) -> int | None:
     """An undo's expected_version, its one field."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("An undo must be a JSON object."))
@@ -300,7 +300,7 @@ def undo(
 ) -> tuple[Game, bool]:
     """Take back the last standing event, whole: the state is the replay of
     the events before it. The undone event stays in the log, marked."""
-    expected = undo_body(body)
+    expected = _undo_body(body)
     with write_transaction(db):
         game = load(db, game_id)
         if key is not None and store.key_used(db, game_id, key):
