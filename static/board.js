@@ -79,6 +79,31 @@
     }
   }, true);
 
+  // Two phones on one game (docs/BOARD.md): a tap is of the board the finger
+  // saw. When this board followed another phone's taps after the finger came
+  // down, the tap is sent with the version before them, and the server judges
+  // what it meant there; when it followed them too shortly before the touch
+  // to be seen (GLANCE_MS), it says so (followed_from): the same Missa tapped
+  // on both phones then counts once.
+  var GLANCE_MS = 1000;
+  var followed = null;  // { from: the version before, at: when the other phone's taps came }
+  var pressedAt = null;
+  function press(event) {
+    var target = event.target;
+    pressedAt = target.closest && target.closest("#board button") ? event.timeStamp : null;
+  }
+  document.addEventListener("pointerdown", press, true);
+  document.addEventListener("touchstart", press, { capture: true, passive: true });
+  function cameFrom(from) {
+    return function () {
+      var now = performance.now(), current = board();
+      if (current && current.dataset.version !== from) {
+        var earlier = followed && followed.at > now - GLANCE_MS;  // still not seen
+        followed = { from: earlier ? followed.from : from, at: now };
+      }
+    };
+  }
+
   // A control that is off says why when it is tapped, in the notice.
   function sayWhy(control) {
     if (ronda.link && ronda.link.behind(control)) { return; }  // its reason may be stale
@@ -339,8 +364,15 @@
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     if (submitter) { submitter.classList.add("pressed"); }
     tick();
+    var at = pressedAt !== null ? pressedAt : event.timeStamp, seen = null;
+    if (followed && followed.at > at) {
+      seen = followed.from;
+    } else if (followed && followed.at > at - GLANCE_MS) {
+      data.set("followed_from", followed.from);
+    }
+    pressedAt = followed = null;  // from now on the board shows this phone's own taps
     // A tap on the game goes through the outbox, which keeps it until answered.
-    if (ronda.outbox && ronda.outbox.take(form, data, submitter)) { return; }
+    if (ronda.outbox && ronda.outbox.take(form, data, submitter, seen)) { return; }
     var putBack = showPredicted(submitter);
     enqueue(form.action, { method: "POST", body: data }, putBack);
   });
@@ -412,7 +444,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(here(), { method: "GET" });
+          enqueue(here(), { method: "GET" }).then(cameFrom(now.dataset.version));
         }
       })
       .catch(function () {})
@@ -445,7 +477,7 @@
   });
 
   ronda.board = {
-    element: board, swap: swap, run: run, nextPaint: nextPaint,
+    element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
     refresh: function () { return enqueue(here(), { method: "GET" }); }
   };
@@ -573,7 +605,8 @@
   }
 
   // Every form posted from the board: the game's taps are kept here (true).
-  function take(form, data, submitter) {
+  // `seen`: the version of the board the finger saw, when not this one.
+  function take(form, data, submitter, seen) {
     var current = board();
     var url = new URL(form.action, window.location.href);
     var match = TAP_PATH.exec(url.pathname);
@@ -589,14 +622,19 @@
       id: newToken(), game: current.dataset.game, url: url.pathname,
       fields: Array.from(data.entries()), label: describe(submitter),
       // The game as the scorer sees it: this board, and the taps before it.
-      version: Number(current.dataset.version) + queued.length, ahead: queued.length,
+      version: Number(seen !== null && seen !== undefined ? seen : current.dataset.version) +
+        queued.length, ahead: queued.length,
       waited: link === "lost" || queued.some(function (other) { return other.waited; }),
       scores: null
     };
     // The same button again while the board could not follow: another tap
-    // (a double tap never gets here: the board's click filter dropped it).
+    // (a double tap never gets here: the board's click filter dropped it),
+    // with a token of its own that begins with the page's, whose taps the
+    // server knows as this page's (views/games.py, page_of).
     if (queued.some(function (other) { return tapKey(other) === tapKey(entry); })) {
-      entry.fields.forEach(function (field) { if (field[0] === "token") { field[1] = newToken(); } });
+      entry.fields.forEach(function (field) {
+        if (field[0] === "token") { field[1] = field[1].split(".")[0] + "." + newToken(); }
+      });
     }
     // The new score at once, with nothing on its way before it.
     var predicted = !queued.length && !ronda.board.busy() && submitter && submitter.dataset.scores;

@@ -3,7 +3,9 @@
 (function () {
   "use strict";
 
-  function tick() { if (navigator.vibrate) { navigator.vibrate(12); } }
+  // The haptic tick of every page's script (board.js, loaded before this one).
+  var ronda = window.Ronda;
+  var tick = ronda && ronda.board ? ronda.board.tick : function () {};
 
   var form = document.querySelector(".new-game");
   if (form) {

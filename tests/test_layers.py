@@ -3,6 +3,7 @@ testing, each importing only the layers below it; Flask in the web layer
 alone; no import cycles; every module importable on its own."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -228,3 +229,63 @@ def test_no_module_but_forms_imports_a_form_class(module):
             named.update(alias.name for alias in node.names)
     wrong = {n for n in named if n.split(".")[0] in ("wtforms", "flask_wtf")} - allowed
     assert not wrong, f"{module} imports {sorted(wrong)}"
+
+
+# The web layer reaches the store through the service, which owns every
+# transaction and every read (docs/ARCHITECTURE.md). Only the app's own
+# plumbing touches storage: a request's connection (db.py), the migrations
+# at start-up (startup.py) and the backup commands (backup_cli.py).
+STORAGE_PLUMBING = {"scorekeeper.web.db", "scorekeeper.web.startup", "scorekeeper.web.backup_cli"}
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))
+def test_the_web_layer_imports_storage_only_in_its_plumbing(module):
+    storage = {m for m in app_imports(module) if layer_of(m) == "storage"}
+    if module in STORAGE_PLUMBING:
+        return
+    assert not storage, f"{module} imports {sorted(storage)}: ask the service instead"
+
+
+def names_used(module: str) -> set[str]:
+    """Every name and attribute a module's code mentions."""
+    found = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.alias):
+            found.add(node.name.rpartition(".")[2])
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_service_opens_a_write_transaction(module):
+    if layer_of(module) in ("service", "storage"):
+        return
+    assert "write_transaction" not in names_used(module), module
+
+
+# A statement as this code writes them: keywords in capitals.
+SQL = re.compile(r"^\s*(SELECT\s.*\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b"
+                 r"|(CREATE|DROP|ALTER)\s+(TABLE|INDEX)\b|PRAGMA\s)", re.DOTALL)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))
+def test_the_web_layer_writes_no_sql(module):
+    statements = [node.value for node in ast.walk(ast.parse(MODULES[module].read_text(
+        encoding="utf-8"))) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and SQL.match(node.value)]
+    assert not statements, f"{module}: {statements}"
+
+
+HTTP_STATUS = re.compile(r"(?<![\d,.])(400|404|409|413|415)(?![\d,])")
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES
+                                          if layer_of(m) in ("engine", "service")))
+def test_the_engine_and_the_service_know_no_status_code(module):
+    """Which answer a refusal gets is the web layer's (web/errors.py, api.py):
+    the rules and the service say what was refused, not how HTTP says it."""
+    found = HTTP_STATUS.findall(MODULES[module].read_text(encoding="utf-8"))
+    assert not found, f"{module} names {found}"

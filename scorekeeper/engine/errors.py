@@ -1,4 +1,4 @@
-"""The refusals: bad input (400), a name of nothing (404), a move the rules refuse (409).
+"""The refusals: bad input, a name of nothing, a move the rules refuse.
 
 Each carries a sentence for the scorer as a message template with named
 parameters, so the web layer can translate the template before filling it in.
@@ -12,12 +12,23 @@ def N_(message: str) -> str:
 
 
 class ScoringError(Exception):
-    """A sentence a scorer can act on: `message % params` once translated."""
+    """A sentence a scorer can act on: `message % params` once translated.
 
-    def __init__(self, message: str, **params):
+    `field`: the input field the sentence is about, when it names one (the
+    API's words, "points must be…"): a page, whose form has no such field,
+    says it in its own words by this name, never by matching the sentence.
+    It is also the sentence's `%(field)s`. `subject`: the parameter that names
+    the side the sentence is about, and `team` whether that side is two
+    partners: a page says such a side its own way (a default name, "Us", as
+    a pronoun: "We…")."""
+
+    def __init__(self, message: str, *, field: str | None = None, subject: str | None = None,
+                 team: bool = False, **params):
         super().__init__(message)
         self.message = message
-        self.params = params
+        self.field = field
+        self.subject, self.team = subject, team
+        self.params = params if field is None else {**params, "field": field}
 
     def sentence(self, translate=lambda message: message, event_text=None) -> str:
         """The sentence, through `translate` (a gettext) when given.

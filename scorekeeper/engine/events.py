@@ -1,8 +1,8 @@
 """The events a scorer records, and how they are read from plain data.
 
 `parse_event` checks everything that does not depend on the game's state
-(shape, types, ranges: InvalidInput, a 400); the engine checks the rest
-(RuleViolation, a 409). `to_dict` gives the canonical form that is stored.
+(shape, types, ranges: InvalidInput); the engine checks the rest
+(RuleViolation). `to_dict` gives the canonical form that is stored.
 """
 
 from dataclasses import dataclass, field
@@ -229,7 +229,8 @@ def _per_side(data: Mapping, field: str, sides: int) -> list:
 def _announce(data, setup):
     entries = data.get("announcements")
     if not isinstance(entries, list) or not 1 <= len(entries) <= 4:
-        raise InvalidInput(N_("announcements must be a list of 1 to 4 announcements."))
+        raise InvalidInput(N_("announcements must be a list of 1 to 4 announcements."),
+                           field="announcements")
     announcements = []
     for entry in entries:
         if not isinstance(entry, Mapping) or set(entry) - {"side", "kind", "rank"}:
@@ -249,12 +250,12 @@ def _announce(data, setup):
             if per_side == 1:
                 raise InvalidInput(
                     N_("%(side)s has already announced: each player announces once per deal."),
-                    side=setup.sides[side],
+                    side=setup.sides[side], subject="side",
                 )
             raise InvalidInput(
                 N_("%(side)s has already announced twice: each partner announces once per "
                    "deal."),
-                side=setup.sides[side],
+                side=setup.sides[side], subject="side", team=True,
             )
     return Announce(tuple(announcements))
 
@@ -276,7 +277,7 @@ def _hit(data, setup):
 def _missa(data, setup):
     last_card = data.get("last_card", False)
     if not isinstance(last_card, bool):
-        raise InvalidInput(N_("last_card takes true or false."))
+        raise InvalidInput(N_("last_card takes true or false."), field="last_card")
     return Missa(_side(data, setup.side_count), last_card)
 
 
@@ -284,7 +285,8 @@ def _end_hand(data, setup):
     cards = _per_side(data, "cards", setup.side_count)
     if sum(c is None for c in cards) != 1:
         raise InvalidInput(
-            N_("Give the card count of every side but one: exactly one entry is null.")
+            N_("Give the card count of every side but one: exactly one entry is null."),
+            field="cards",
         )
     given = [c for c in cards if c is not None]
     if not all(is_whole(c) and 0 <= c <= DECK for c in given):
@@ -303,7 +305,7 @@ def _adjust(data, setup):
     if not is_whole(points) or points == 0 or abs(points) > ADJUST_LIMIT:
         raise InvalidInput(
             N_("points must be a whole number from -%(limit)s to %(limit)s, not 0."),
-            limit=ADJUST_LIMIT,
+            limit=ADJUST_LIMIT, field="points",
         )
     note = data.get("note", "")
     if not isinstance(note, str) or len(note.strip()) > NOTE_LENGTH:
@@ -324,7 +326,7 @@ def _hidden_ronda(data, setup, recorded):
     if to == side:
         raise InvalidInput(
             N_("to is the side that gets the penalty: another side than the one that hid "
-               "the Ronda.")
+               "the Ronda."), field="to",
         )
     return HiddenRonda(side, to)
 
@@ -332,7 +334,7 @@ def _hidden_ronda(data, setup, recorded):
 def _dealer_last_trick(data, recorded):
     outcome = data.get("outcome")
     if not isinstance(outcome, str) or outcome not in LAST_TRICK_OUTCOMES:
-        raise InvalidInput(N_("outcome is one of: twelve, one, missed."))
+        raise InvalidInput(N_("outcome is one of: twelve, one, missed."), field="outcome")
     return DealerLastTrick(outcome, any_deal=recorded)
 
 

@@ -28,10 +28,11 @@ def apply(state: State, event: Event) -> State:
     return table.freeze()
 
 
-def replay(setup: Setup, events: Iterable[Event]) -> State:
-    """The state of a game after all `events`. A refused event raises its
-    error with `event_index` set to its position in `events`."""
-    table = _Table(new_game(setup))
+def replay(setup: Setup, events: Iterable[Event], start: State | None = None) -> State:
+    """The state of a game after all `events`, from `start` (the state after
+    the events before them) when given, else from its beginning. A refused
+    event raises its error with `event_index` set to its position in `events`."""
+    table = _Table(start or new_game(setup))
     for index, event in enumerate(events):
         try:
             table.apply(event)
@@ -46,7 +47,7 @@ class _Table:
 
     __slots__ = (
         "setup", "rules", "scores", "hand", "deal", "chain", "announced", "played",
-        "pool", "last_trick_done", "finished", "winner", "gains", "events", "notes",
+        "pool", "last_trick_done", "last_card", "finished", "winner", "gains", "events", "notes",
     )
 
     def __init__(self, state: State):
@@ -60,6 +61,7 @@ class _Table:
         self.played = state.played
         self.pool = state.pool
         self.last_trick_done = state.last_trick_done
+        self.last_card = state.last_card
         self.finished = state.finished
         self.winner = state.winner
         self.gains = list(state.gains)
@@ -69,8 +71,8 @@ class _Table:
     def freeze(self) -> State:
         return State(
             self.setup, tuple(self.scores), self.hand, self.deal, self.chain, self.announced,
-            self.played, self.pool, self.last_trick_done, self.finished, self.winner,
-            tuple(self.gains), self.events, tuple(self.notes),
+            self.played, self.pool, self.last_trick_done, self.last_card, self.finished,
+            self.winner, tuple(self.gains), self.events, tuple(self.notes),
         )
 
     def apply(self, event: Event) -> None:
@@ -165,6 +167,8 @@ class _Table:
 
     def missa(self, event: Missa) -> None:
         self.played = True
+        if event.last_card:
+            self.last_card = True
         exclusion = self.rules.missa_exclusion
         excluded = None
         if exclusion == "last_deal" and self.deal >= self.setup.deals_per_hand:
@@ -236,7 +240,7 @@ class _Table:
         if missing:
             raise InvalidInput(
                 N_("Give the rank of %(side)s's best announcement."),
-                side=self.setup.sides[missing[0]],
+                side=self.setup.sides[missing[0]], subject="side",
             )
         self.settle(Pool(pool.kind, pool.total, pool.contenders, tuple(ranks)))
 
@@ -291,7 +295,7 @@ class _Table:
                 return
         self.hand += 1
         self.deal = 1
-        self.announced = self.played = self.last_trick_done = False
+        self.announced = self.played = self.last_trick_done = self.last_card = False
 
     # -- the scorer's own entries (§6, §7) ------------------------------------
 

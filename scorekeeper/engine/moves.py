@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from .fold import apply, new_game
-from .errors import ScoringError
+from .errors import N_, RuleViolation, ScoringError
 from .events import RANKS, Event, Missa, parse_event
 from .limits import DECK
 from .state import Gain, Setup, State
@@ -26,7 +26,7 @@ def outcome(state: State, event: Event) -> tuple[State | None, ScoringError | No
 def outcome_of(state: State, data: Mapping[str, Any]) -> tuple[State | None, ScoringError | None]:
     """As `outcome`, for an event in its plain form: read as a new event is
     (`parse_event`), so a button is off for every reason the app would
-    refuse its tap, the malformed (a 400) as well as the refused (a 409)."""
+    refuse its tap, the malformed as well as the refused."""
     try:
         event = parse_event(data, state.setup)
     except ScoringError as error:
@@ -108,15 +108,19 @@ def impossible_reveal(state: State, data: Mapping[str, Any]) -> tuple[int, int] 
     return None
 
 
-def last_card_recorded(state: State, steps: Iterable["Step"]) -> bool:
-    """Whether the current hand's last-card missa is already among `steps`
-    (the game's timeline), by any side. A hand has one very last card (BAREME
-    §4), so a second is a repeated tap; but the API takes it (API.md:
-    `last_card` is accepted on any deal, no 409 is listed for it) and stored
-    games may hold two, which must replay as they were: the engine takes it,
-    a scoreboard offers it once a hand."""
-    return any(isinstance(step.event, Missa) and step.event.last_card
-               and step.hand == state.hand for step in steps)
+# A hand has one very last card (BAREME §4): a second last-card Missa is a
+# repeated tap. The API takes it (API.md: `last_card` is accepted on any
+# deal, no refusal is listed for it) and stored games may hold two, which must
+# replay as they were: the engine takes it, a scoreboard offers it once a hand.
+LAST_CARD_DONE = N_("The Missa with this hand's last card is already recorded: undo it to "
+                    "change it.")
+
+
+def last_card_again(state: State, event: Event) -> RuleViolation | None:
+    """A scoreboard's refusal of a last-card Missa once the hand has one."""
+    if isinstance(event, Missa) and event.last_card and state.last_card:
+        return RuleViolation(LAST_CARD_DONE)
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,24 +135,41 @@ class Step:
     notes: tuple[str, ...] = ()  # why it scored less than it might have (State.notes)
 
 
-def timeline(setup: Setup, events: Iterable[Event]) -> list[Step]:
-    """Every event of a game in order, with its gains and the running score."""
-    state = new_game(setup)
-    steps: list[Step] = []
-    waiting: list[int] = []  # the steps whose hit counts when their chain stops
+def timeline(setup: Setup, events: Iterable[Event], start: State | None = None) -> list[Step]:
+    """Every event of a game in order, with its gains and the running score;
+    from `start` (the state after the events before them, a snapshot's) when
+    given, else from the game's beginning. A hit whose chain is still open
+    at the end says so ("chain_open")."""
+    steps = Timeline(start or new_game(setup))
     for event in events:
+        steps.add(event)
+    return steps.steps
+
+
+class Timeline:
+    """A timeline made one event at a time (`timeline`): a caller can go on
+    past the events it shows until the chains they opened have stopped."""
+
+    def __init__(self, state: State):
+        self.state = state
+        self.steps: list[Step] = []
+        self.waiting: list[int] = []  # the steps whose hit counts when their chain stops
+
+    def add(self, event: Event) -> Step:
+        state = self.state
         hand, deal = state.hand, state.deal
-        state = apply(state, event)
+        state = self.state = apply(state, event)
         scored = any(g.kind in CHAIN_GAINS for g in state.gains)
-        if waiting and (scored or state.chain is None or state.finished):
+        if self.waiting and (scored or state.chain is None or state.finished):
             # Their chain stopped: scored (on this event's row), or the game was over first.
-            for index in waiting:
-                steps[index] = _chain_stopped(steps[index], scored)
-            waiting = []
+            for index in self.waiting:
+                self.steps[index] = _chain_stopped(self.steps[index], scored)
+            self.waiting = []
         if "chain_open" in state.notes:
-            waiting.append(len(steps))
-        steps.append(Step(event, state.gains, state.scores, hand, deal, state.notes))
-    return steps
+            self.waiting.append(len(self.steps))
+        step = Step(event, state.gains, state.scores, hand, deal, state.notes)
+        self.steps.append(step)
+        return step
 
 
 # The gains of a chain's last hit (with the missa it made, when added).

@@ -42,3 +42,13 @@ def visible_name(text: str, refusal: str = INVISIBLE_ONLY) -> str:
     if not name and text.strip():
         raise InvalidInput(refusal)
     return name
+
+
+def name_key(name: str) -> str:
+    """The key names are compared by, everywhere (the roster, the history's
+    filter, the statistics, the sides nobody named): one name whatever its
+    case and blanks, and however its letters are composed ("Amélie" typed
+    with a combining accent, "Karim  BENALI" with two spaces) and whatever
+    it hides (the cleaning above)."""
+    return clean_name(name).casefold()
+

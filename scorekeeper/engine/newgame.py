@@ -5,7 +5,7 @@ from typing import Any, Mapping
 from .errors import N_, InvalidInput
 from .houserules import BUILT_IN_PRESETS, HouseRules, is_whole, rules_from_spec
 from .limits import NAME_LENGTH
-from .names import clean_name
+from .names import clean_name, name_key
 from .state import Setup, State
 
 NEW_GAME_FIELDS = {"sides", "players", "rules", "first_dealer"}
@@ -25,7 +25,7 @@ def parse_new_game(
     if players is None:
         players = len(sides)
     if not is_whole(players) or players not in (2, 3, 4):
-        raise InvalidInput(N_("players must be 2, 3 or 4."))
+        raise InvalidInput(N_("players must be 2, 3 or 4."), field="players")
     if (players == 3) != (len(sides) == 3):
         raise InvalidInput(
             N_("2 or 4 players play as 2 sides, 3 players as 3 sides.")
@@ -34,14 +34,15 @@ def parse_new_game(
     if first_dealer is None:
         first_dealer = 0
     if not is_whole(first_dealer) or not 0 <= first_dealer < len(sides):
-        raise InvalidInput(N_("first_dealer must be the number of a side."))
+        raise InvalidInput(N_("first_dealer must be the number of a side."),
+                           field="first_dealer")
     return Setup(sides, players, rules_from_spec(data.get("rules"), presets), first_dealer)
 
 
 def parse_sides(value: Any) -> tuple[str, ...]:
     """2 or 3 names, cleaned (names.py), 1 to 40 characters, unique ignoring case."""
     if not isinstance(value, list) or not 2 <= len(value) <= 3:
-        raise InvalidInput(N_("sides must be a list of 2 or 3 names."))
+        raise InvalidInput(N_("sides must be a list of 2 or 3 names."), field="sides")
     if not all(isinstance(name, str) for name in value):
         raise InvalidInput(N_("Each side's name must be text."))
     names = tuple(clean_name(name) for name in value)
@@ -52,7 +53,7 @@ def parse_sides(value: Any) -> tuple[str, ...]:
         raise InvalidInput(
             N_("Each side's name takes 1 to %(length)s characters."), length=NAME_LENGTH
         )
-    if len({name.casefold() for name in names}) != len(names):
+    if len({name_key(name) for name in names}) != len(names):
         raise InvalidInput(N_("Each side needs its own name."))
     return names
 

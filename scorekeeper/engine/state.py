@@ -92,6 +92,9 @@ class State:
     played: bool = False  # this deal's first hit or missa is recorded (shown, not a rule)
     pool: Pool | None = None
     last_trick_done: bool = False  # the dealer's last trick of this hand
+    # This hand's very last card's Missa is recorded (shown, not a rule: the
+    # API takes a second one, a scoreboard offers it once a hand).
+    last_card: bool = False
     finished: bool = False
     winner: int | None = None
     gains: tuple[Gain, ...] = ()  # what the last event scored
@@ -135,12 +138,19 @@ class State:
                 "ranks": list(self.pool.ranks),
             },
             "last_trick_done": self.last_trick_done,
+            "last_card": self.last_card,
             "finished": self.finished,
             "winner": self.winner,
             "gains": [[g.kind, list(g.points), g.value] for g in self.gains],
             "events": self.events,
             "notes": list(self.notes),
         }
+
+    @staticmethod
+    def snapshot_is_whole(data: dict[str, Any]) -> bool:
+        """Whether a stored snapshot holds all of a state (one written before
+        `last_card` existed does not: its game's log tells)."""
+        return "last_card" in data
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any], setup: Setup) -> "State":
@@ -157,6 +167,9 @@ class State:
                 pool["kind"], pool["total"], tuple(pool["contenders"]), tuple(pool["ranks"])
             ),
             last_trick_done=data["last_trick_done"],
+            # Snapshots stored before it existed read False: the shell folds
+            # their log instead (snapshot_is_whole).
+            last_card=data.get("last_card", False),
             finished=data["finished"],
             winner=data["winner"],
             gains=tuple(Gain(k, tuple(p), v) for k, p, v in data["gains"]),

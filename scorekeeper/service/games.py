@@ -6,15 +6,14 @@ committed before the caller answers.
 """
 
 import json
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import players, ratings, summaries
+from . import ids, players, ratings, snapshots, summaries
 from .recent import Recent
 from .. import engine
 from ..storage import store
@@ -23,8 +22,7 @@ from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput, NotFound, RuleViolation, ScoringError
 
 # Game ids: short, but not a counter and not guessable (10 of 31 symbols,
-# about 50 bits); no 0/o, 1/l/i to read one aloud across the table.
-ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+# about 50 bits), read aloud across the table (ids.py).
 ID_LENGTH = 10
 
 
@@ -46,7 +44,7 @@ class Game:
 
 
 def new_game_id() -> str:
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+    return ids.random_id(ID_LENGTH)
 
 
 def _setup_from_row(row: Mapping[str, Any]) -> engine.Setup:
@@ -69,14 +67,23 @@ def _setup(sides: str, players: int, house_rules: str, first_dealer: int) -> eng
 WRITTEN: Recent[str, tuple[str, engine.State]] = Recent(64)
 
 
-def _game_from_row(row: Mapping[str, Any]) -> Game:
+def _game_from_row(db: sqlite_utils.Database, row: Mapping[str, Any]) -> Game:
     setup = _setup_from_row(row)
     known = WRITTEN.get(row["id"])
     if known is not None and known[0] == row["state"] and known[1].setup is setup:
         state = known[1]
     else:
-        state = engine.State.from_snapshot(json.loads(row["state"]), setup)
+        data = json.loads(row["state"])
+        if engine.State.snapshot_is_whole(data):
+            state = engine.State.from_snapshot(data, setup)
+        else:  # stored before the state held all it holds now: its log tells
+            state = _replay(db, row["id"], setup)
     return Game(row["id"], row["version"], state, row["created_at"], row["updated_at"])
+
+
+def _replay(db: sqlite_utils.Database, game_id: str, setup: engine.Setup) -> engine.State:
+    return engine.replay(setup, [engine.recorded_event(e, setup)
+                                 for _, e in standing_events(db, game_id)])
 
 
 def effective_events(db: sqlite_utils.Database, game_id: str) -> dict[int, dict | None]:
@@ -91,23 +98,20 @@ def standing_events(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, 
     return standing_of(effective_events(db, game_id))
 
 
-def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict, str] | None:
-    """The game's log's last record, undone or not: (action, payload,
-    created_at), or None."""
-    return store.last_record(db, game_id)
+def record_times(db: sqlite_utils.Database, game_id: str) -> dict[int, str]:
+    """When each record of the game's log was written, by seq."""
+    return store.record_times(db, game_id)
 
 
-def keys_since(db: sqlite_utils.Database, game_id: str, version: int
-               ) -> list[tuple[str | None, str]]:
-    """What made each record after `version`: its key and time."""
-    return store.keys_since(db, game_id, version)
+def exists(db: sqlite_utils.Database, game_id: str) -> bool:
+    return store.game_exists(db, game_id)
 
 
 def load(db: sqlite_utils.Database, game_id: str) -> Game:
     row = store.game_row(db, game_id)
     if row is None:
         raise GameNotFound(N_("No game has this id."))
-    return _game_from_row(row)
+    return _game_from_row(db, row)
 
 
 def create(
@@ -213,11 +217,13 @@ def _start(db: sqlite_utils.Database, setup: engine.Setup, seated: list[list[str
 def _expected_version(body: dict) -> int | None:
     value = body.pop("expected_version", None)
     if value is not None and (type(value) is not int or value < 0):
-        raise InvalidInput(N_("expected_version must be a whole number."))
+        raise InvalidInput(N_("expected_version must be a whole number."),
+                           field="expected_version")
     return value
 
 
-def _check_version(game: Game, expected: int | None) -> None:
+def check_version(game: Game, expected: int | None) -> None:
+    """Refuse anything made on another version than the game's (the API's rule)."""
     if expected is not None and expected != game.version:
         raise RuleViolation(
             N_("The game changed on another phone since this screen was shown, so nothing "
@@ -225,47 +231,68 @@ def _check_version(game: Game, expected: int | None) -> None:
         )
 
 
-def record(
-    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str,
-    refuse: Callable[[Game], ScoringError | None] | None = None,
-    seen: Callable[[Game, int], int] | None = None,
-) -> tuple[Game, bool]:
-    """Apply one event; (game, True), or (game unchanged, False) for a key
-    already used on this game. Raises ScoringError subclasses. `refuse`: a
-    scoreboard's own refusal of a tap the engine would take (asked of the
-    game as it is, after a used key, which answers as before). `seen`: the
-    version a scoreboard's tap is of, given the game as it is and the
-    expected_version it was sent with (board.version_seen)."""
+def _event_body(body: Any) -> tuple[dict, int | None]:
+    """An event's plain data, less its expected_version, and that version."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("An event must be a JSON object."))
     body = dict(body)
-    expected = _expected_version(body)
+    return body, _expected_version(body)
+
+
+def read_event(db: sqlite_utils.Database, game_id: str, body: dict, key: str | None
+               ) -> tuple[Game, engine.Event, bool]:
+    """Inside a write: the game, its event read from `body`, and whether
+    `key` was used on it already (one statement: a tap's first read)."""
+    row, key_used = store.game_row_and_key(db, game_id, key)
+    if row is None:
+        raise GameNotFound(N_("No game has this id."))
+    game = _game_from_row(db, row)
+    return game, engine.parse_event(body, game.setup), key_used
+
+
+def append_event(db: sqlite_utils.Database, game: Game, event: engine.Event,
+                 state: engine.State, key: str | None, now: str) -> Game:
+    """Inside a write: `event`, which leads `game` to `state`, stored."""
+    version = game.version + 1
+    store.append(db, game.id, version, "event", engine.to_dict(event), key, now)
+    text = store.save_state(db, game.id, version, state.snapshot(), now,
+                            also=summaries.game_columns(state, now))
+    summaries.after_event(db, game.id, game.state, state)
+    snapshots.after_event(db, game.id, game.setup, state)
+    if state.finished != game.state.finished:  # only the event that ends a game
+        ratings.game_changed(db, game.id, now)
+    WRITTEN.put(game.id, (text, state))
+    return Game(game.id, version, state, game.created_at, now)
+
+
+def record(
+    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str,
+) -> tuple[Game, bool]:
+    """Apply one event; (game, True), or (game unchanged, False) for a key
+    already used on this game. With an expected_version, the game must be
+    at that version (the JSON API's rule; a scoreboard's taps are judged
+    by what they meant: scoreboard.tap). Raises ScoringError subclasses."""
+    body, expected = _event_body(body)
     with write_transaction(db):
-        row, key_used = store.game_row_and_key(db, game_id, key)
-        if row is None:
-            raise GameNotFound(N_("No game has this id."))
-        game = _game_from_row(row)
-        event = engine.parse_event(body, game.setup)
+        game, event, key_used = read_event(db, game_id, body, key)
         if key_used:
             return game, False
-        refusal = refuse(game) if refuse is not None else None
-        if refusal is not None:
-            raise refusal
-        if seen is not None and expected is not None:
-            expected = seen(game, expected)
-        # Apply first: a reveal missing a rank is a 400, which the contract
-        # answers before a version conflict's 409.
+        # Apply first: an event the engine finds malformed is refused as such
+        # before an old version is (API.md's order of refusals).
         state = engine.apply(game.state, event)
-        _check_version(game, expected)
-        version = game.version + 1
-        store.append(db, game_id, version, "event", engine.to_dict(event), key, now)
-        text = store.save_state(db, game_id, version, state.snapshot(), now,
-                                also=summaries.game_columns(state, now))
-        summaries.after_event(db, game_id, game.state, state)
-        if state.finished != game.state.finished:  # only the event that ends a game
-            ratings.game_changed(db, game_id, now)
-    WRITTEN.put(game_id, (text, state))
-    return Game(game_id, version, state, game.created_at, now), True
+        check_version(game, expected)
+        return append_event(db, game, event, state, key, now), True
+
+
+def _undo_body(body: Any) -> int | None:
+    """An undo's expected_version, its one field."""
+    if not isinstance(body, dict):
+        raise InvalidInput(N_("An undo must be a JSON object."))
+    body = dict(body)
+    expected = _expected_version(body)
+    if body:
+        raise InvalidInput(N_("An undo takes no field but expected_version."))
+    return expected
 
 
 def undo(
@@ -273,34 +300,36 @@ def undo(
 ) -> tuple[Game, bool]:
     """Take back the last standing event, whole: the state is the replay of
     the events before it. The undone event stays in the log, marked."""
-    if not isinstance(body, dict):
-        raise InvalidInput(N_("An undo must be a JSON object."))
-    body = dict(body)
-    expected = _expected_version(body)
-    if body:
-        raise InvalidInput(N_("An undo takes no field but expected_version."))
+    expected = _undo_body(body)
     with write_transaction(db):
         game = load(db, game_id)
         if key is not None and store.key_used(db, game_id, key):
             return game, False
-        _check_version(game, expected)
-        standing = standing_events(db, game_id)
-        if not standing:
-            raise RuleViolation(N_("There is nothing to undo."))
-        undone_seq = standing[-1][0]
-        state = engine.replay(
-            game.setup, [engine.recorded_event(event, game.setup) for _, event in standing[:-1]]
-        )
-        version = game.version + 1
-        store.append(db, game_id, version, "undo", {"undoes": undone_seq}, key, now)
-        store.mark_undone(db, game_id, undone_seq, version)
-        store.save_state(db, game_id, version, state.snapshot(), now)
-        previous = standing[-2][0] if len(standing) > 1 else None
-        summaries.after_undo(db, game_id, game.state, state,
-                             summaries.event_time(db, game_id, previous))
-        if state.finished != game.state.finished:
-            ratings.game_changed(db, game_id, now)
-    return Game(game_id, version, state, game.created_at, now), True
+        check_version(game, expected)
+        return take_back(db, game, key, now), True
+
+
+def take_back(db: sqlite_utils.Database, game: Game, key: str | None, now: str) -> Game:
+    """Inside a write: the game's last standing event undone. The state
+    before it is folded from the nearest snapshot (snapshots.py)."""
+    before, before_seq, state, tail = snapshots.tail(db, game.id, game.setup,
+                                                     game.state.events, 1)
+    if not tail:
+        raise RuleViolation(N_("There is nothing to undo."))
+    undone_seq = tail[-1][0]
+    state = engine.replay(game.setup, [event for _, event in tail[:-1]], start=state)
+    version = game.version + 1
+    store.append(db, game.id, version, "undo", {"undoes": undone_seq}, key, now)
+    store.mark_undone(db, game.id, undone_seq, version)
+    store.save_state(db, game.id, version, state.snapshot(), now)
+    snapshots.after_undo(db, game.id, undone_seq)
+    # The standing event before it: in the tail, else the snapshot's last.
+    previous = tail[-2][0] if len(tail) > 1 else (before_seq if before else None)
+    summaries.after_undo(db, game.id, game.state, state,
+                         summaries.event_time(db, game.id, previous))
+    if state.finished != game.state.finished:
+        ratings.game_changed(db, game.id, now)
+    return Game(game.id, version, state, game.created_at, now)
 
 
 class CorrectionRefused(RuleViolation):
@@ -374,9 +403,10 @@ def correct(
         raise InvalidInput(N_("A correction takes seq, event, remove_after_end and "
                               "expected_version only."))
     if type(seq) is not int:
-        raise InvalidInput(N_("seq must be the whole number of an event of the game."))
+        raise InvalidInput(N_("seq must be the whole number of an event of the game."),
+                           field="seq")
     if remove_after_end not in (None, True, False):
-        raise InvalidInput(N_("remove_after_end takes true or false."))
+        raise InvalidInput(N_("remove_after_end takes true or false."), field="remove_after_end")
     with write_transaction(db):
         game = load(db, game_id)
         setup = game.setup
@@ -385,7 +415,7 @@ def correct(
         replacement = None if new is None else engine.parse_event(new, setup, recorded=recorded)
         if key is not None and store.key_used(db, game_id, key):
             return game, False
-        _check_version(game, expected)
+        check_version(game, expected)
         effective = effective_events(db, game_id)
         if seq not in effective:
             raise RuleViolation(N_("This game has no such event standing: it may have "
@@ -427,6 +457,7 @@ def correct(
         last = summaries.event_time(db, game_id, standing[-1][0] if standing else None)
         state = summaries.rebuild(db, game_id, setup, events, last)
         store.save_state(db, game_id, version, state.snapshot(), now)
+        snapshots.after_correction(db, game_id, setup, len(events))
         if state.finished or game.state.finished:
             ratings.game_changed(db, game_id, now)
     return Game(game_id, version, state, game.created_at, now), True
@@ -434,64 +465,7 @@ def correct(
 
 def replay_log(db: sqlite_utils.Database, game_id: str) -> engine.State:
     """The state rebuilt from the stored log alone (the snapshot ignored)."""
-    game = load(db, game_id)
-    events = [engine.recorded_event(e, game.setup)
-              for _, e in standing_events(db, game_id)]
-    return engine.replay(game.setup, events)
-
-
-def view(game: Game, rematch: str | None = None) -> dict[str, Any]:
-    """The game's state as the JSON API shows it (API.md "Game state"), with
-    the id of its rematch once one is started (`rematch_of`)."""
-    return {**fixed_view(game), **moving_view(game, rematch)}
-
-
-def fixed_view(game: Game) -> dict[str, Any]:
-    """The part of `view` that never changes in a game's life."""
-    setup = game.setup
-    return {
-        "id": game.id,
-        "sides": list(setup.sides),
-        "players": setup.players,
-        "rules": setup.rules.to_dict(),
-        # Beyond the contract: what a scoreboard needs to show.
-        "deals_per_hand": setup.deals_per_hand,
-        "first_dealer": setup.first_dealer,
-        "created_at": game.created_at,
-    }
-
-
-def moving_view(game: Game, rematch: str | None = None) -> dict[str, Any]:
-    """The rest of `view`: what an event, an undo or a correction changes."""
-    state = game.state
-    pool = state.pool if state.awaiting_reveal else None
-    return {
-        "scores": list(state.scores),
-        "finished": state.finished,
-        "winner": state.winner,
-        "hand": state.hand,
-        "deal": state.deal,
-        "chain": None if state.chain is None else {
-            "side": state.chain.side, "value": state.chain_value(),
-        },
-        "awaiting_reveal": state.awaiting_reveal,
-        "version": game.version,
-        # Beyond the contract: what a scoreboard needs to show.
-        "last_deal": state.last_deal,
-        "dealer": state.dealer,
-        "announced": state.announced,
-        "played": state.played,
-        "pending_announcements": None if pool is None else {
-            "kind": pool.kind, "total": pool.total,
-            "contenders": list(pool.contenders), "ranks": list(pool.ranks),
-        },
-        "last_gains": [
-            {"kind": g.kind, "points": list(g.points), "value": g.value} for g in state.gains
-        ],
-        "updated_at": game.updated_at,
-        # For the other phones on a finished game: where the table went on.
-        "rematch": rematch,
-    }
+    return _replay(db, game_id, load(db, game_id).setup)
 
 
 def running(db: sqlite_utils.Database, preferred: str | None = None) -> Game | None:

@@ -10,7 +10,7 @@ import sqlite_utils
 
 from . import players, ratings, summaries
 from ..storage.db import write_transaction
-from .summaries import name_key
+from ..engine.names import name_key
 
 PER_PAGE = 20
 
@@ -153,6 +153,7 @@ def empty_bin(db: sqlite_utils.Database) -> int:
     with write_transaction(db):
         binned = "SELECT id FROM games WHERE deleted_at IS NOT NULL"
         db.execute(f"DELETE FROM events WHERE game_id IN ({binned})")
+        db.execute(f"DELETE FROM snapshots WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM game_sides WHERE game_id IN ({binned})")
         db.execute(f"DELETE FROM seats WHERE game_id IN ({binned})")
         ratings.forget(db, binned)

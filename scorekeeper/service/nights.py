@@ -16,13 +16,12 @@ import datetime
 import json
 import random
 import re
-import secrets
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import games, players, ratings
+from . import games, ids, players, ratings
 from .. import engine
 from ..engine import tournament
 from ..engine.errors import N_, InvalidInput, RuleViolation
@@ -35,7 +34,6 @@ MAX_TOURNAMENT = 128  # a knockout's or a Swiss evening's
 FORMATS = ("round_robin", "knockout", "swiss")
 SEEDINGS = ("rating", "draw")
 SCREEN_KEY_LENGTH = 20  # about 99 bits: read-only, and out of reach of guessing
-KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 NIGHT_ID = re.compile(r"[a-z0-9]{8,40}")
 
 
@@ -431,8 +429,6 @@ def table_body(night: Night, first: list[str], second: list[str],
             "players": night.players,
             "rules": {"preset": night.preset} if night.preset in presets else None,
             "first_dealer": first_dealer, "partners": [first, second]}
-
-
 def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, now: str,
                 presets: Mapping[str, engine.HouseRules], force: bool = False
                 ) -> list[games.Game]:
@@ -460,7 +456,7 @@ def start_round(db: sqlite_utils.Database, night: Night, number: int, key: str, 
 
 def screen_on(db: sqlite_utils.Database, night_id: str) -> str:
     """Turn on the read-only screen link: a new key (an old link stops working)."""
-    key = "".join(secrets.choice(KEY_ALPHABET) for _ in range(SCREEN_KEY_LENGTH))
+    key = ids.random_id(SCREEN_KEY_LENGTH)
     with write_transaction(db):
         db.execute("UPDATE nights SET screen_key = ? WHERE id = ?", [key, night_id])
     return key

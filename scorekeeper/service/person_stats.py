@@ -23,7 +23,7 @@ SIDES = ("FROM seats st JOIN game_sides gs ON gs.game_id = st.game_id AND gs.sid
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
+class PersonResults:
     """A person's (or a partner's, an opponent's) games and wins."""
 
     person: int
@@ -43,7 +43,7 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Roster:
-    people: list[tuple[Player, Line]]
+    people: list[tuple[Player, PersonResults]]
     number: int
     count: int
     per_page: int = ROSTER_PAGE
@@ -56,19 +56,19 @@ class Roster:
 @dataclass(frozen=True, slots=True)
 class Person:
     player: Player
-    record: Line
+    results: PersonResults
     counts: dict[str, int]
-    partners: list[Line]  # with whom they won most first
-    opponents: list[Line]  # against whom they lost most first
+    partners: list[PersonResults]  # with whom they won most first
+    opponents: list[PersonResults]  # against whom they lost most first
 
     def per_game(self, kind: str) -> float:
-        return self.counts[kind] / self.record.played if self.record.played else 0.0
+        return self.counts[kind] / self.results.played if self.results.played else 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class Pair:
     names: tuple[str, str]
-    together: Line  # as partners: their side's games and wins
+    together: PersonResults  # as partners: their side's games and wins
     against: int  # games on opposite sides
     wins: tuple[int, int]  # of those, won by the first, by the second
     recent: list[GameLine]
@@ -91,32 +91,32 @@ def roster(db: sqlite_utils.Database, number: int = 1) -> Roster:
         f" LEFT JOIN person_ratings r ON r.person = p.id WHERE {named}"
         " ORDER BY coalesce(r.games, 0) DESC, coalesce(r.wins, 0) DESC, p.name_key"
         " LIMIT ? OFFSET ?", [ROSTER_PAGE, (number - 1) * ROSTER_PAGE])
-    people = [(Player(*row[:6]), Line(row[0], row[1], row[6], row[7])) for row in cursor]
+    people = [(Player(*row[:6]), PersonResults(row[0], row[1], row[6], row[7])) for row in cursor]
     return Roster(people, number, count)
 
 
 def person(db: sqlite_utils.Database, player: Player) -> Person:
-    """A person's record, gains by kind, partners and opponents."""
+    """A person's results, gains by kind, partners and opponents."""
     sums = ", ".join(f"coalesce(sum(gs.{kind}), 0)" for kind in COUNTS)
     row = db.execute(f"SELECT count(*), coalesce(sum(gs.won), 0), coalesce(avg(gs.margin), 0),"
                      f" {sums} {SIDES}", [player.person]).fetchone()
-    record = Line(player.person, player.name, row[0], row[1], row[2])
+    results = PersonResults(player.person, player.name, row[0], row[1], row[2])
     names = _names(db)
-    partners = [Line(p, names.get(p, "?"), n, w, m) for p, n, w, m in db.execute(
+    partners = [PersonResults(p, names.get(p, "?"), n, w, m) for p, n, w, m in db.execute(
         "SELECT o.person, count(*), sum(gs.won), avg(gs.margin) FROM seats st"
         " JOIN seats o ON o.game_id = st.game_id AND o.side = st.side AND o.person != st.person"
         " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
         f" WHERE st.person = ? AND +gs.counted = 1 AND o.person NOT IN {NOBODY}"
         " GROUP BY o.person ORDER BY sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
         [player.person])]
-    opponents = [Line(p, names.get(p, "?"), n, w) for p, n, w in db.execute(
+    opponents = [PersonResults(p, names.get(p, "?"), n, w) for p, n, w in db.execute(
         "SELECT o.person, count(*), sum(gs.won) FROM seats st"
         " JOIN seats o ON o.game_id = st.game_id AND o.side != st.side"
         " JOIN game_sides gs ON gs.game_id = st.game_id AND gs.side = st.side"
         f" WHERE st.person = ? AND +gs.counted = 1 AND o.person NOT IN {NOBODY}"
         " GROUP BY o.person ORDER BY count(*) - sum(gs.won) DESC, count(*) DESC, o.person LIMIT 10",
         [player.person])]
-    return Person(player, record, dict(zip(COUNTS, row[3:])), partners, opponents)
+    return Person(player, results, dict(zip(COUNTS, row[3:])), partners, opponents)
 
 
 def pair(db: sqlite_utils.Database, first: Player, second: Player, recent: int = 5) -> Pair:
@@ -133,5 +133,5 @@ def pair(db: sqlite_utils.Database, first: Player, second: Player, recent: int =
     cursor = db.execute(
         f"SELECT {list_columns('g')} FROM games g WHERE g.id IN (SELECT x.game_id {joined})"
         " ORDER BY g.created_at DESC, g.id LIMIT ?", [b, a, recent])
-    return Pair((first.name, second.name), Line(a, first.name, *together), against[0],
+    return Pair((first.name, second.name), PersonResults(a, first.name, *together), against[0],
                 (against[1], against[2]), [line_from_row(r) for r in cursor])

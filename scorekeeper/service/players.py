@@ -21,8 +21,9 @@ from . import ratings
 from .unnamed import NOBODY, is_default
 from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
-from ..engine.names import clean_name, visible_name
+from ..engine.names import clean_name, name_key, visible_name
 from ..engine.newgame import NAME_LENGTH
+from ..storage.db import write_transaction
 
 NICKNAME_LENGTH = 12
 RECENT = 6  # players offered first on the new-game page
@@ -48,11 +49,6 @@ COLUMNS = "id, name, nickname, person, merged_into, created_at"
 def clean(name: str) -> str:
     """A name as the roster keeps it: the one rule of every name (engine/names.py)."""
     return clean_name(name)
-
-
-def name_key(name: str) -> str:
-    """Names are one player when they differ only by case, blanks and what nobody sees."""
-    return clean(name).casefold()
 
 
 def _player(row) -> Player:
@@ -123,7 +119,8 @@ def parse_partners(value: Any, setup: engine.Setup) -> list[list[str]]:
     if value is None:
         return [[] for _ in range(sides)]
     if not isinstance(value, list) or len(value) != sides:
-        raise InvalidInput(N_("partners must list each side's players (one list per side)."))
+        raise InvalidInput(N_("partners must list each side's players (one list per side)."),
+                           field="partners")
     most = 2 if setup.players == 4 else 1
     parsed = []
     for names in value:
@@ -191,7 +188,7 @@ def recent(db: sqlite_utils.Database, limit: int = RECENT) -> list[Player]:
 
 # -- changes: each one a record ---------------------------------------------------------------
 
-def _record(db, player_id: int, action: str, payload: dict, now: str) -> None:
+def _write_change(db, player_id: int, action: str, payload: dict, now: str) -> None:
     db.execute("INSERT INTO player_changes (player_id, action, payload, created_at)"
                " VALUES (?, ?, ?, ?)",
                [player_id, action, json.dumps(payload, ensure_ascii=False), now])
@@ -207,64 +204,69 @@ def _must_get(db, player_id: int) -> Player:
 def rename(db: sqlite_utils.Database, player_id: int, name: Any, nickname: Any,
            now: str) -> Player:
     """A new name and nickname; the games keep the names they were played under."""
-    player = _must_get(db, player_id)
-    name = check_name(name)
-    if nickname is not None and not isinstance(nickname, str):
-        raise InvalidInput(N_("A nickname must be text."))
-    nickname = visible_name(nickname or "", N_(
-        "A nickname must show something: this one holds only invisible characters.")) or None
-    if nickname is not None and len(nickname) > NICKNAME_LENGTH:
-        raise InvalidInput(N_("A nickname takes at most %(length)s characters."),
-                           length=NICKNAME_LENGTH)
-    other = by_name(db, name)
-    if other is not None and other.id != player.id:
-        raise RuleViolation(N_("%(name)s is already a player: merge the two instead."),
-                            name=other.name)
-    named = by_name(db, nickname) if nickname is not None else None
-    if named is not None and named.person != player.person:
-        raise RuleViolation(N_("%(name)s is another player's name: choose another nickname."),
-                            name=named.name)
-    if name == player.name and nickname == player.nickname:
-        raise RuleViolation(N_("This changes nothing."))
-    db.execute("UPDATE players SET name = ?, name_key = ?, nickname = ? WHERE id = ?",
-               [name, name_key(name), nickname, player.id])
-    _record(db, player.id, "rename", {"name": [player.name, name],
-                                      "nickname": [player.nickname, nickname]}, now)
-    return _must_get(db, player_id)
+    with write_transaction(db):
+        player = _must_get(db, player_id)
+        name = check_name(name)
+        if nickname is not None and not isinstance(nickname, str):
+            raise InvalidInput(N_("A nickname must be text."))
+        nickname = visible_name(nickname or "", N_(
+            "A nickname must show something: this one holds only invisible characters.")) or None
+        if nickname is not None and len(nickname) > NICKNAME_LENGTH:
+            raise InvalidInput(N_("A nickname takes at most %(length)s characters."),
+                               length=NICKNAME_LENGTH)
+        other = by_name(db, name)
+        if other is not None and other.id != player.id:
+            raise RuleViolation(N_("%(name)s is already a player: merge the two instead."),
+                                name=other.name)
+        named = by_name(db, nickname) if nickname is not None else None
+        if named is not None and named.person != player.person:
+            raise RuleViolation(N_("%(name)s is another player's name: choose another "
+                                   "nickname."), name=named.name)
+        if name == player.name and nickname == player.nickname:
+            raise RuleViolation(N_("This changes nothing."))
+        db.execute("UPDATE players SET name = ?, name_key = ?, nickname = ? WHERE id = ?",
+                   [name, name_key(name), nickname, player.id])
+        _write_change(db, player.id, "rename", {"name": [player.name, name],
+                                                "nickname": [player.nickname, nickname]}, now)
+        return _must_get(db, player_id)
 
 
 def merge(db: sqlite_utils.Database, source_id: int, target_id: int, now: str) -> None:
     """`source` becomes an alias of `target`: its games count as target's."""
-    source, target = _must_get(db, source_id), _must_get(db, target_id)
-    if source.merged or target.merged:
-        raise RuleViolation(N_("Only two entries that are not merged already can be merged."))
-    if source.id == target.id:
-        raise RuleViolation(N_("A player cannot be merged with itself."))
-    for entry in (target, source):
-        if is_default(entry.name):  # "Nous" at one table is not "Nous" at the next
-            raise RuleViolation(N_("%(name)s is a side's default name, nobody's: no one can "
-                                   "be merged with it."), name=entry.name)
-    shared = db.execute(
-        "SELECT 1 FROM seats a JOIN seats b ON b.game_id = a.game_id"
-        " WHERE a.person = ? AND b.person = ? LIMIT 1", [source.person, target.person]).fetchone()
-    if shared:
-        raise RuleViolation(N_("%(first)s and %(second)s played in the same game: they are two "
-                               "people."), first=source.name, second=target.name)
-    db.execute("UPDATE players SET merged_into = ? WHERE id = ?", [target.id, source.id])
-    _record(db, source.id, "merge", {"into": target.id}, now)
-    _resolve_people(db)
-    ratings.people_changed(db, {source.person, target.person})
+    with write_transaction(db):
+        source, target = _must_get(db, source_id), _must_get(db, target_id)
+        if source.merged or target.merged:
+            raise RuleViolation(
+                N_("Only two entries that are not merged already can be merged."))
+        if source.id == target.id:
+            raise RuleViolation(N_("A player cannot be merged with itself."))
+        for entry in (target, source):
+            if is_default(entry.name):  # "Nous" at one table is not "Nous" at the next
+                raise RuleViolation(N_("%(name)s is a side's default name, nobody's: no one "
+                                       "can be merged with it."), name=entry.name)
+        shared = db.execute(
+            "SELECT 1 FROM seats a JOIN seats b ON b.game_id = a.game_id"
+            " WHERE a.person = ? AND b.person = ? LIMIT 1",
+            [source.person, target.person]).fetchone()
+        if shared:
+            raise RuleViolation(N_("%(first)s and %(second)s played in the same game: they "
+                                   "are two people."), first=source.name, second=target.name)
+        db.execute("UPDATE players SET merged_into = ? WHERE id = ?", [target.id, source.id])
+        _write_change(db, source.id, "merge", {"into": target.id}, now)
+        _resolve_people(db)
+        ratings.people_changed(db, {source.person, target.person})
 
 
 def unmerge(db: sqlite_utils.Database, player_id: int, now: str) -> None:
     """Undo a merge: the entry is its own person again, with its own games."""
-    player = _must_get(db, player_id)
-    if not player.merged:
-        raise RuleViolation(N_("This entry is not merged."))
-    db.execute("UPDATE players SET merged_into = NULL WHERE id = ?", [player.id])
-    _record(db, player.id, "unmerge", {"from": player.merged_into}, now)
-    _resolve_people(db)
-    ratings.people_changed(db, {player.person, player.id})
+    with write_transaction(db):
+        player = _must_get(db, player_id)
+        if not player.merged:
+            raise RuleViolation(N_("This entry is not merged."))
+        db.execute("UPDATE players SET merged_into = NULL WHERE id = ?", [player.id])
+        _write_change(db, player.id, "unmerge", {"from": player.merged_into}, now)
+        _resolve_people(db)
+        ratings.people_changed(db, {player.person, player.id})
 
 
 def _resolve_people(db) -> None:

@@ -13,16 +13,20 @@ import sqlite_utils
 from .. import engine
 from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput
-from ..engine.names import clean_name, visible_name
+from ..engine.names import clean_name, name_key, visible_name
 from ..engine.newgame import NAME_LENGTH
 
 DEFAULT_KEY = "default_preset"
 
-# The built-in presets' names as the pages say them, in every language
-# (web/rule_texts.py's PRESET_NAMES through the catalogs; tests/web/test_i18n.py
-# keeps the two the same): written here because the service reads no catalog.
+# The built-in presets' names as the pages say them, in each of the app's
+# languages: the one place they are written (web/rule_texts.py says them from
+# here in the page's language), since the service reads no catalog.
+PRESET_NAMES = {
+    "appli": {"fr": "appli", "en": "app", "ar": "التطبيق"},
+    "classique": {"fr": "classique", "en": "classic", "ar": "الكلاسيكية"},
+}
 # A table preset may take none of them, else "classic" would be two presets.
-BUILT_IN_NAMES = ("appli", "app", "التطبيق", "classique", "classic", "الكلاسيكية")
+BUILT_IN_NAMES = tuple(name for names in PRESET_NAMES.values() for name in names.values())
 
 
 def _row_rules(row: Mapping[str, Any]) -> engine.HouseRules:
@@ -55,7 +59,7 @@ def all_presets(db: sqlite_utils.Database) -> dict[str, engine.HouseRules]:
     return presets
 
 
-def default_name(db: sqlite_utils.Database) -> str:
+def default_preset(db: sqlite_utils.Database) -> str:
     """The preset new games start with (appli until the table chooses)."""
     row = db.execute("SELECT value FROM settings WHERE key = ?", [DEFAULT_KEY]).fetchone()
     name = row[0] if row else "appli"
@@ -79,12 +83,12 @@ def _checked_name(db: sqlite_utils.Database, name: str, preset_id: str | None) -
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput(N_("A preset's name takes 1 to %(length)s characters."),
                            length=NAME_LENGTH)
-    built_in = {clean_name(key).casefold() for key in (*engine.BUILT_IN_PRESETS, *BUILT_IN_NAMES)}
-    if name.casefold() in built_in:
+    built_in = {name_key(key) for key in (*engine.BUILT_IN_PRESETS, *BUILT_IN_NAMES)}
+    if name_key(name) in built_in:
         raise InvalidInput(N_("“%(name)s” is the name of a built-in preset: choose another name."),
                            name=name)
-    taken = {p["name"].casefold() for p in table_presets(db) if p["id"] != preset_id}
-    if name.casefold() in taken:
+    taken = {name_key(p["name"]) for p in table_presets(db) if p["id"] != preset_id}
+    if name_key(name) in taken:
         raise InvalidInput(N_("Another preset already has this name."))
     return name
 
@@ -105,14 +109,14 @@ def save(
             db.execute(
                 "INSERT INTO presets (id, name, name_key, rules, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                [preset_id, name, name.casefold(), json.dumps(stored), now, now],
+                [preset_id, name, name_key(name), json.dumps(stored), now, now],
             )
         else:
             old = table_preset(db, preset_id)
             cursor = db.execute(
                 "UPDATE presets SET name = ?, name_key = ?, rules = ?, updated_at = ?"
                 " WHERE id = ?",
-                [name, name.casefold(), json.dumps(stored), now, preset_id],
+                [name, name_key(name), json.dumps(stored), now, preset_id],
             )
             if cursor.rowcount == 0:
                 raise InvalidInput(N_("This preset does not exist any more."))

@@ -14,6 +14,7 @@ import sqlite_utils
 
 from . import games, nights
 from .. import engine
+from ..storage import store
 
 # Long enough to see the result, notice the wrong last point and tap Undo;
 # after that the result is what the table, its ratings and its night count on.
@@ -29,7 +30,7 @@ def undo_at_once(db: sqlite_utils.Database, game: games.Game, seen: int | None,
     record (its version; nothing was recorded since)."""
     if not game.state.finished or seen != game.version:
         return False
-    record = games.last_record(db, game.id)
+    record = store.last_record(db, game.id)
     if record is None or record[0] != "event":
         return False
     try:

@@ -18,7 +18,7 @@ import sqlite_utils
 
 from . import players
 from .history import GameLine, line_from_row, list_columns
-from .summaries import name_key
+from ..engine.names import name_key
 from .unnamed import NOBODY, is_default
 from ..engine.tally import COUNTS
 
@@ -29,7 +29,7 @@ COUNTED = "FROM game_sides s WHERE s.counted = 1"
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
+class Results:
     """A person's (or a name's) games: played, won, and the average final margin."""
 
     name: str
@@ -44,8 +44,8 @@ class Record:
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
-    records: list[Record]
+class Leaderboard:
+    rows: list[Results]
     number: int
     count: int  # names in all
     per_page: int = PER_PAGE
@@ -56,12 +56,12 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
-class Player:
-    record: Record
+class NameStats:
+    results: Results
     counts: dict[str, int]  # each kind of gain: how often it came, over all games
 
     def per_game(self, kind: str) -> float:
-        return self.counts[kind] / self.record.played if self.record.played else 0.0
+        return self.counts[kind] / self.results.played if self.results.played else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +78,9 @@ class HeadToHead:
         return self.played - sum(self.wins)
 
 
-def _record(row: tuple[Any, ...], person: int | None = None) -> Record:
+def _results(row: tuple[Any, ...], person: int | None = None) -> Results:
     name, played, won, margin = row
-    return Record(name, played, won or 0, margin or 0.0, person)
+    return Results(name, played, won or 0, margin or 0.0, person)
 
 
 def person_of(db: sqlite_utils.Database, name: str) -> players.Player | None:
@@ -94,7 +94,7 @@ def person_of(db: sqlite_utils.Database, name: str) -> players.Player | None:
 NAMED = f"p.merged_into IS NULL AND p.id NOT IN {NOBODY} AND r.games > 0"
 
 
-def leaderboard(db: sqlite_utils.Database, number: int = 1) -> Board:
+def leaderboard(db: sqlite_utils.Database, number: int = 1) -> Leaderboard:
     """Page `number` of the people, most games played first: each one's
     finished games outside the bin, team games included. Games and wins are
     the ratings' (ratings.py keeps them at write time), as on the roster."""
@@ -113,11 +113,11 @@ def leaderboard(db: sqlite_utils.Database, number: int = 1) -> Board:
             " ON gs.game_id = st.game_id AND gs.side = st.side"
             f" WHERE st.person IN ({marks}) AND +gs.counted = 1 GROUP BY st.person",
             [row[0] for row in rows]))
-    return Board([Record(name, games, wins, margins.get(person, 0.0), person)
+    return Leaderboard([Results(name, games, wins, margins.get(person, 0.0), person)
                   for person, name, games, wins in rows], number, count)
 
 
-def player(db: sqlite_utils.Database, name: str) -> Player | None:
+def name_stats(db: sqlite_utils.Database, name: str) -> NameStats | None:
     """A person's record and gains over their finished games (a name that is
     nobody's: its sides'); None if none."""
     person = person_of(db, name)
@@ -129,7 +129,7 @@ def player(db: sqlite_utils.Database, name: str) -> Player | None:
             " WHERE st.person = ? AND +gs.counted = 1", [person.name, person.id]).fetchone()
         if not row[1]:
             return None
-        return Player(_record(row[:4], person.id), dict(zip(COUNTS, row[4:])))
+        return NameStats(_results(row[:4], person.id), dict(zip(COUNTS, row[4:])))
     sums = ", ".join(f"sum(s.{kind})" for kind in COUNTS)
     row = db.execute(
         f"SELECT min(s.name), count(*), sum(s.won), avg(s.margin), {sums} {COUNTED}"
@@ -138,7 +138,7 @@ def player(db: sqlite_utils.Database, name: str) -> Player | None:
     ).fetchone()
     if not row[1]:
         return None
-    return Player(_record(row[:4]), dict(zip(COUNTS, row[4:])))
+    return NameStats(_results(row[:4]), dict(zip(COUNTS, row[4:])))
 
 
 def head_to_head(db: sqlite_utils.Database, first: str, second: str,

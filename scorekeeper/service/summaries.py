@@ -14,14 +14,10 @@ import sqlite_utils
 
 from .. import engine
 from ..engine import tally
+from ..engine.names import name_key
 
 # Whether a game's sides count in the statistics: over, and not in the bin.
 COUNTED = "SELECT finished = 1 AND deleted_at IS NULL FROM games WHERE id = ?"
-
-
-def name_key(name: str) -> str:
-    """The key names are compared by: case and surrounding blanks ignored."""
-    return name.strip().casefold()
 
 
 def create_sides(db: sqlite_utils.Database, game_id: str, setup: engine.Setup) -> None:

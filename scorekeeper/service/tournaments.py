@@ -242,6 +242,18 @@ def add_rematch(db: sqlite_utils.Database, night: nights.Night, game_id: str, re
     nights.add_table(db, night.id, rematch_id, None, now)
 
 
+def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[games.Game, bool]:
+    """The game's rematch (games.rematch), in one transaction with its table
+    when the game was a club night's: there the rematch is its next table,
+    of the same match while a best of three goes on (add_rematch)."""
+    with write_transaction(db):
+        night = nights.night_of_games(db, [game_id]).get(game_id)
+        game, created = games.rematch(db, game_id, now)
+        if night is not None and created:
+            add_rematch(db, night, game_id, game.id, now)
+    return game, created
+
+
 def start_swiss_round(db: sqlite_utils.Database, night: nights.Night, number: int, key: str,
                       now: str, presets: Mapping[str, engine.HouseRules],
                       force: bool = False) -> list[games.Game]:

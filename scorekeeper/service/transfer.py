@@ -247,7 +247,7 @@ class _Log:
         self.undone: dict[int, int] = {}
         self.states: list[engine.State] | None = [engine.new_game(setup)]
 
-    def record(self, action: Any, payload: Any, seq: int) -> dict:
+    def read(self, action: Any, payload: Any, seq: int) -> dict:
         """One record's payload as the app writes it; raises InvalidInput or RuleViolation."""
         if action == "event":
             event, parsed = _canonical(payload, self.setup)
@@ -325,7 +325,7 @@ def _check_log(game: dict, setup: engine.Setup) -> tuple[_Log, list[dict]]:
                 if record["idempotency_key"] in keys:
                     _fail(N_("An Idempotency-Key is used twice in one game."))
                 keys.add(record["idempotency_key"])
-            payloads.append(checked.record(record["action"], record["payload"], number))
+            payloads.append(checked.read(record["action"], record["payload"], number))
         except RuleViolation as error:
             raise Because(N_("Record %(seq)s could not have been accepted: %(reason)s"),
                           error, seq=number) from None
@@ -468,8 +468,8 @@ def store_checked(db: sqlite_utils.Database, checked: list[Checked]) -> None:
 
 def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], list[str]]:
     """Import every game of an export document, all or none: (ids imported,
-    ids skipped as already here, identical). Raises InvalidInput (400) for a
-    bad document, ImportConflict (409) for a game here that differs."""
+    ids skipped as already here, identical). Raises InvalidInput for a
+    bad document, ImportConflict for a game here that differs."""
     checked = check_document(data)
     night_documents = check_nights(data, checked)
     imported, skipped = [], []

@@ -7,22 +7,25 @@ games keep these names as they were played (nothing stored is rewritten);
 this is a rule of reading: the players, the ranking, the statistics and the
 recent players offered leave them out, and no rating counts such a side.
 
-The words are the catalogs' translations of web/elision.py's DEFAULT_NAMES
-(tests/web/test_i18n.py keeps the two the same); they are written here
-because the service reads no catalog.
+DEFAULT_NAMES is the one place these words are written, in each of the
+app's languages: the pages say them from here in their language
+(web/elision.py), since the service reads no catalog.
 """
 
-import unicodedata
+from ..engine.names import name_key
 
-DEFAULT_SIDE_NAMES = ("Us", "Them", "You", "Nous", "Eux", "Vous", "نحن", "هم", "أنتم")
+# Us, Them, You: the first side's, the second's, the third's (a pronoun each:
+# a sentence about such a side says it as one, "We win!").
+DEFAULT_NAMES = {
+    "en": ("Us", "Them", "You"),
+    "fr": ("Nous", "Eux", "Vous"),
+    "ar": ("نحن", "هم", "أنتم"),
+}
+# Every language's, in DEFAULT_NAMES' order, language after language.
+DEFAULT_SIDE_NAMES = tuple(name for names in DEFAULT_NAMES.values() for name in names)
 
 
-def _key(name: str) -> str:
-    # players.name_key and summaries.name_key agree on these names
-    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
-
-
-KEYS = frozenset(_key(name) for name in DEFAULT_SIDE_NAMES)
+KEYS = frozenset(name_key(name) for name in DEFAULT_SIDE_NAMES)
 _LITERALS = ", ".join("'%s'" % key.replace("'", "''") for key in sorted(KEYS))
 # SQL: the ids of the people nobody named, and the condition on a name key.
 NOBODY = f"(SELECT id FROM players WHERE name_key IN ({_LITERALS}))"
@@ -31,4 +34,4 @@ DEFAULT_KEY = f"IN ({_LITERALS})"
 
 def is_default(name: str) -> bool:
     """Whether `name` is a side's default name, in any of the app's languages."""
-    return _key(name) in KEYS
+    return name_key(name) in KEYS

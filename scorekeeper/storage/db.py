@@ -191,3 +191,19 @@ def write_transaction(db: sqlite_utils.Database, long: bool = False
             if long:
                 lock.long_until = 0.0
             lock.release()
+
+
+@contextmanager
+def read_transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """Several reads that see the store as one moment left it (a game's row
+    and its log's last records), not a tap committed between two of them.
+    Inside a write, the write's own view already is one."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.execute("COMMIT")
+

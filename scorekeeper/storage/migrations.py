@@ -273,6 +273,37 @@ def unnamed_sides_not_rated(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('ratings_stale', '1')")
 
 
+@migrations(name="0008_snapshots_and_one_name_key")
+def snapshots_and_one_name_key(db: sqlite_utils.Database) -> None:
+    """The state of a game after every so many of its standing events
+    (scorekeeper/service/snapshots.py), so that an undo, a board and a page
+    of a review fold a few events from the nearest one instead of the whole
+    log. Derived from the log, which stays the truth: a game without them
+    (every game stored before this step) is folded from its start, and gets
+    them as it goes on. No game is changed.
+
+    And the sides' name keys as the players' are (engine/names.py, name_key:
+    blanks collapsed, letters composed, then casefolded), where 0003 only
+    trimmed them: a name stored with two spaces is found by its one-space
+    spelling, in the history and the statistics alike."""
+    import unicodedata
+
+    def key(name: str) -> str:  # this step's own copy: a step never calls today's code
+        return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+    sides = db.execute("SELECT rowid, name, name_key FROM game_sides").fetchall()
+    for rowid, name, stored in sides:
+        if key(name) != stored:
+            db.execute("UPDATE game_sides SET name_key = ? WHERE rowid = ?", [key(name), rowid])
+    db["snapshots"].create(
+        {"game_id": str,
+         "events": int,  # how many standing events the state folds
+         "seq": int,  # the log record of the last of them
+         "state": str,  # JSON: the engine's snapshot of the state after them
+         "trail": str},  # JSON: after each of the events since the one before, [hand, scores]
+        pk=("game_id", "events"), not_null={"seq", "state", "trail"},
+        foreign_keys=[("game_id", "games", "id")])
+    db["snapshots"].create_index(["game_id", "seq"])
 @migrations(name="0009_phones")
 def phones(db: sqlite_utils.Database) -> None:
     """The phones let in to the table (scorekeeper/service/phones.py), each

@@ -117,11 +117,13 @@ def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict, str
     return None if row is None else (row[0], json.loads(row[1]), row[2])
 
 
-def keys_since(db: sqlite_utils.Database, game_id: str, seq: int) -> list[tuple[str | None, str]]:
-    """The records after `seq`: (idempotency_key, created_at) each, in order."""
-    return [(row[0], row[1]) for row in db.execute(
-        "SELECT idempotency_key, created_at FROM events WHERE game_id = ? AND seq > ? "
-        "ORDER BY seq", [game_id, seq]).fetchall()]
+def records_since(db: sqlite_utils.Database, game_id: str, seq: int
+                  ) -> list[tuple[int, str, dict, str | None, str]]:
+    """The records after `seq`, undone or not, in order: (seq, action,
+    payload, idempotency_key, created_at) each."""
+    return [(row[0], row[1], json.loads(row[2]), row[3], row[4]) for row in db.execute(
+        "SELECT seq, action, payload, idempotency_key, created_at FROM events"
+        " WHERE game_id = ? AND seq > ? ORDER BY seq", [game_id, seq]).fetchall()]
 
 
 def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:
@@ -133,18 +135,104 @@ def first_recorded(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | 
     return None if row is None else json.loads(row[0])
 
 
-def standing_records(db: sqlite_utils.Database, game_id: str
+def standing_records(db: sqlite_utils.Database, game_id: str, after: int = 0,
+                     through: int | None = None, limit: int | None = None,
                      ) -> Iterator[tuple[int, str, dict]]:
     """The game's event and correction records that are not undone, oldest
-    first: (seq, action, payload). What they add up to is the engine's
-    fold (engine/log.py)."""
+    first: (seq, action, payload); those after seq `after` (and up to seq
+    `through`, at most `limit` of them) when given. What they add up to is
+    the engine's fold (engine/log.py)."""
     cursor = db.execute(
-        "SELECT seq, action, payload FROM events WHERE game_id = ?"
-        " AND action IN ('event', 'correction') AND undone_by IS NULL ORDER BY seq",
-        [game_id],
+        "SELECT seq, action, payload FROM events WHERE game_id = ? AND seq > ?"
+        + ("" if through is None else " AND seq <= ?")
+        + " AND action IN ('event', 'correction') AND undone_by IS NULL ORDER BY seq"
+        + ("" if limit is None else " LIMIT ?"),
+        [game_id, after] + ([] if through is None else [through])
+        + ([] if limit is None else [limit]),
     )
     for seq, action, payload in cursor:
         yield seq, action, json.loads(payload)
+
+
+def corrections_after(db: sqlite_utils.Database, game_id: str, seq: int
+                      ) -> Iterator[tuple[int, str, dict]]:
+    """The game's correction records after `seq` that are not undone, oldest
+    first: (seq, "correction", payload)."""
+    cursor = db.execute(
+        "SELECT seq, action, payload FROM events WHERE game_id = ? AND seq > ?"
+        " AND action = 'correction' AND undone_by IS NULL ORDER BY seq", [game_id, seq])
+    for seq_, action, payload in cursor:
+        yield seq_, action, json.loads(payload)
+
+
+def event_records(db: sqlite_utils.Database, game_id: str, offset: int, limit: int
+                  ) -> list[dict]:
+    """The game's event records (undone ones too) from the `offset`-th,
+    `limit` of them, oldest first, each as `log` gives it."""
+    cursor = db.execute(
+        "SELECT seq, action, payload, idempotency_key, undone_by, created_at FROM events"
+        " WHERE game_id = ? AND action = 'event' ORDER BY seq LIMIT ? OFFSET ?",
+        [game_id, limit, offset])
+    return [{"seq": seq, "action": action, "payload": json.loads(payload),
+             "idempotency_key": key, "undone_by": undone_by, "created_at": created_at}
+            for seq, action, payload, key, undone_by, created_at in cursor]
+
+
+def event_record(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:
+    """The game's event record `seq` (undone or not), as `log` gives it, or None."""
+    row = db.execute(
+        "SELECT seq, action, payload, idempotency_key, undone_by, created_at FROM events"
+        " WHERE game_id = ? AND seq = ? AND action = 'event'", [game_id, seq]).fetchone()
+    if row is None:
+        return None
+    seq, action, payload, key, undone_by, created_at = row
+    return {"seq": seq, "action": action, "payload": json.loads(payload),
+            "idempotency_key": key, "undone_by": undone_by, "created_at": created_at}
+
+
+def event_record_count(db: sqlite_utils.Database, game_id: str) -> int:
+    return db.execute("SELECT count(*) FROM events WHERE game_id = ? AND action = 'event'",
+                      [game_id]).fetchone()[0]
+
+
+def record_times(db: sqlite_utils.Database, game_id: str) -> dict[int, str]:
+    """When each record of the game's log was written, by seq."""
+    return dict(db.execute("SELECT seq, created_at FROM events WHERE game_id = ?",
+                           [game_id]).fetchall())
+
+
+# -- snapshots: the state after every so many standing events (service/snapshots.py) ---------
+
+def insert_snapshot(db: sqlite_utils.Database, game_id: str, events: int, seq: int,
+                    state: dict, trail: list) -> None:
+    db.execute("INSERT OR REPLACE INTO snapshots (game_id, events, seq, state, trail)"
+               " VALUES (?, ?, ?, ?, ?)", [game_id, events, seq, dumps(state), dumps(trail)])
+
+
+def drop_snapshots_from(db: sqlite_utils.Database, game_id: str, seq: int) -> None:
+    """Every snapshot of the game whose events reach record `seq`."""
+    db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", [game_id, seq])
+
+
+def snapshot_at_most(db: sqlite_utils.Database, game_id: str, events: int | None = None,
+                     before_seq: int | None = None) -> tuple[int, int, dict] | None:
+    """The game's latest snapshot of at most `events` standing events (or
+    of records before `before_seq`): (events, seq, state), or None."""
+    where, params = "game_id = ?", [game_id]
+    if events is not None:
+        where, params = where + " AND events <= ?", params + [events]
+    if before_seq is not None:
+        where, params = where + " AND seq < ?", params + [before_seq]
+    row = db.execute(f"SELECT events, seq, state FROM snapshots WHERE {where}"
+                     " ORDER BY events DESC LIMIT 1", params).fetchone()
+    return None if row is None else (row[0], row[1], json.loads(row[2]))
+
+
+def snapshot_trails(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, int, list]]:
+    """Every snapshot of the game, oldest first: (events, seq, trail)."""
+    return [(row[0], row[1], json.loads(row[2])) for row in db.execute(
+        "SELECT events, seq, trail FROM snapshots WHERE game_id = ? ORDER BY events",
+        [game_id]).fetchall()]
 
 
 def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:

@@ -23,7 +23,8 @@ from ..storage.db import connect
 from ..storage import migrations, store
 from .. import engine
 from ..service import transfer
-from ..service.games import ID_ALPHABET, ID_LENGTH
+from ..service.games import ID_LENGTH
+from ..service.ids import ALPHABET
 
 NAMES = ("Ali", "Karim", "Youssef", "Fatima", "Samira", "Omar", "Nadia", "Hassan", "Leila",
          "Rachid", "Zineb", "Mehdi", "Salma", "Amine", "Khadija", "Nous", "Eux", "Vous")
@@ -119,7 +120,7 @@ def templates(seed: int = 4) -> list[Template]:
 def _ids(rng: random.Random, count: int) -> list[str]:
     ids: set[str] = set()
     while len(ids) < count:
-        ids.add("".join(rng.choices(ID_ALPHABET, k=ID_LENGTH)))
+        ids.add("".join(rng.choices(ALPHABET, k=ID_LENGTH)))
     return sorted(ids, key=lambda _: rng.random())
 
 

@@ -28,8 +28,6 @@ in constant time.
 
 import hmac
 import ipaddress
-import secrets
-import sqlite3
 import threading
 import time
 from collections import OrderedDict, deque
@@ -45,14 +43,12 @@ from .db import get_db
 from .errors import error_answer
 from .local_paths import local_path
 from ..engine.errors import N_
-from ..service import phones
+from ..service import ids, phones
 from ..service.clock import utc_now
-from ..storage.db import ConnectionPool, BUSY_TIMEOUT_SECONDS
 from .secret import SecretError, load_or_create_secret
 
 COOKIE = "ronda_access"
 COOKIE_AGE = 365 * 24 * 3600
-KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 KEY_LENGTH = 12  # about 59 bits: with the rate limit, out of reach of guessing
 MAX_FAILURES = 5  # wrong keys a minute from one address (an IPv6 /64)
 MAX_FAILURES_IN_ALL = 30  # wrong keys a minute from every address together
@@ -83,11 +79,11 @@ class Asker(NamedTuple):
 
 
 def make_key() -> str:
-    return "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_LENGTH))
+    return ids.random_id(KEY_LENGTH)
 
 
 def valid_key(key: str) -> bool:
-    """Made ones are KEY_LENGTH symbols of KEY_ALPHABET; a configured one
+    """Made ones are KEY_LENGTH symbols of ids.ALPHABET; a configured one
     (FLASK_ACCESS_KEY) may be any 12 or more lowercase letters and digits."""
     return len(key) >= KEY_LENGTH and key.isascii() and key.isalnum() and key == key.lower()
 
@@ -256,8 +252,8 @@ class Gate:
         self.code_attempts = Attempts(limit=MAX_CODE_FAILURES, overall=None)
         # The server's own connections to the store: it asks about a pass
         # before it reads a body (server.py), outside any request.
-        self.pool = ConnectionPool(app.config["DATABASE"],
-                                   app.config.get("DB_BUSY_TIMEOUT", BUSY_TIMEOUT_SECONDS))
+        self.desk = phones.PassDesk(app.config["DATABASE"],
+                                    *[t for t in [app.config.get("DB_BUSY_TIMEOUT")] if t])
 
     def answers_to(self, name: str) -> bool:
         return is_loopback_name(name) or name in self.hosts
@@ -293,13 +289,7 @@ class Gate:
             return True
         if not cookies.get(COOKIE):  # a stranger without a pass costs no look-up
             return False
-        db = self.pool.take()
-        try:
-            return self.pass_holder(db, cookies) is not None
-        except Exception:  # a store that cannot be read lets no body in; the app says why
-            return False
-        finally:
-            self.pool.give_back(db)
+        return self.desk.holder(cookies[COOKIE], self.mark) is not None
 
     @staticmethod
     def is_this_machine(asker: Asker) -> bool:
@@ -449,12 +439,7 @@ def _holder():
     db = get_db()
     phone = gate().pass_holder(db, request.cookies)
     if phone is not None:
-        now = utc_now()
-        if phones.due_to_be_seen(phone, now):
-            try:
-                phones.seen(db, phone, now)
-            except sqlite3.OperationalError:  # a busy or read-only store: seen next minute
-                pass
+        phones.seen(db, phone, utc_now())
         g.scorekeeper_phone = phone
     return phone
 

@@ -11,7 +11,6 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..service import games, presets
 from ..service.recent import Recent
-from ..storage import store
 from ..service.clock import utc_now
 from .db import get_db
 from ..engine.errors import N_, InvalidInput, ScoringError
@@ -87,7 +86,7 @@ def idempotency_key() -> str | None:
 
 def known_game(game_id: str) -> None:
     """404 comes before every other error, so look the game up first."""
-    if not store.game_exists(get_db(), game_id):
+    if not games.exists(get_db(), game_id):
         raise games.GameNotFound(N_("No game has this id."))
 
 
@@ -114,11 +113,65 @@ def create_game():
     return answer(game), 201 if created else 200
 
 
+def view(game: games.Game, rematch: str | None = None) -> dict[str, Any]:
+    """The game's state as the JSON API shows it (API.md "Game state"), with
+    the id of its rematch once one is started (`games.rematch_of`)."""
+    return {**fixed_view(game), **moving_view(game, rematch)}
+
+
+def fixed_view(game: games.Game) -> dict[str, Any]:
+    """The part of `view` that never changes in a game's life."""
+    setup = game.setup
+    return {
+        "id": game.id,
+        "sides": list(setup.sides),
+        "players": setup.players,
+        "rules": setup.rules.to_dict(),
+        # Beyond the contract: what a scoreboard needs to show.
+        "deals_per_hand": setup.deals_per_hand,
+        "first_dealer": setup.first_dealer,
+        "created_at": game.created_at,
+    }
+
+
+def moving_view(game: games.Game, rematch: str | None = None) -> dict[str, Any]:
+    """The rest of `view`: what an event, an undo or a correction changes."""
+    state = game.state
+    pool = state.pool if state.awaiting_reveal else None
+    return {
+        "scores": list(state.scores),
+        "finished": state.finished,
+        "winner": state.winner,
+        "hand": state.hand,
+        "deal": state.deal,
+        "chain": None if state.chain is None else {
+            "side": state.chain.side, "value": state.chain_value(),
+        },
+        "awaiting_reveal": state.awaiting_reveal,
+        "version": game.version,
+        # Beyond the contract: what a scoreboard needs to show.
+        "last_deal": state.last_deal,
+        "dealer": state.dealer,
+        "announced": state.announced,
+        "played": state.played,
+        "pending_announcements": None if pool is None else {
+            "kind": pool.kind, "total": pool.total,
+            "contenders": list(pool.contenders), "ranks": list(pool.ranks),
+        },
+        "last_gains": [
+            {"kind": g.kind, "points": list(g.points), "value": g.value} for g in state.gains
+        ],
+        "updated_at": game.updated_at,
+        # For the other phones on a finished game: where the table went on.
+        "rematch": rematch,
+    }
+
+
 # The answers' JSON as jsonify writes it (compact, ASCII), its fields in the
 # view's order rather than sorted, with an encoder made once: a tap's answer
 # cost more than its INSERT (issue 14).
 STATE_ENCODER = json.JSONEncoder(separators=(",", ":"))
-# A game's fixed fields (games.fixed_view) encoded once, for a few games:
+# A game's fixed fields (fixed_view) encoded once, for a few games:
 # {game id: (set-up, created_at, text)}, used for that very set-up only.
 FIXED_TEXTS: Recent[str, tuple[Any, str, str]] = Recent(64)
 
@@ -127,14 +180,14 @@ def _fixed_text(game: games.Game) -> str:
     known = FIXED_TEXTS.get(game.id)
     if known is not None and known[0] is game.setup and known[1] == game.created_at:
         return known[2]
-    text = STATE_ENCODER.encode(games.fixed_view(game))[1:-1]
+    text = STATE_ENCODER.encode(fixed_view(game))[1:-1]
     FIXED_TEXTS.put(game.id, (game.setup, game.created_at, text))
     return text
 
 
 def state_json(game: games.Game, rematch: str | None = None) -> str:
-    """`games.view(game, rematch)` as JSON text."""
-    moving = STATE_ENCODER.encode(games.moving_view(game, rematch))
+    """`view(game, rematch)` as JSON text."""
+    moving = STATE_ENCODER.encode(moving_view(game, rematch))
     return "{" + _fixed_text(game) + "," + moving[1:]
 
 

@@ -11,19 +11,18 @@ refused, and says why.
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Mapping
 
 from .. import engine
-from ..service.games import Game, keys_since, last_record, standing_events
-from ..engine.errors import N_, InvalidInput, RuleViolation
+from ..service.games import Game
+from ..service import scoreboard
+from ..engine.errors import N_, InvalidInput
 from . import elision
 from .describe import isolated
 from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from ..engine.moves import (Step, ToWin, impossible_reveal, last_card_recorded, outcome_of,
-                            points_of, timeline, to_win)
+from ..engine.moves import (LAST_CARD_DONE, Step, ToWin, impossible_reveal, outcome_of,
+                            points_of, to_win)
 
-RECENT_STEPS = 6
 DRAFT_LIMIT = 4
 _WHOLE = re.compile(r"-?\d{1,4}")
 # Not str.isdigit: "²" is a digit that int() refuses, and 5,000 digits are
@@ -78,7 +77,7 @@ class SidePad:
 
 
 @dataclass
-class HiddenRonda:
+class HiddenRondaButton:
     """One hidden-Ronda button of the More sheet: who hid it, who gets the points."""
 
     side: int
@@ -125,7 +124,7 @@ class Board:
     next_deal: Move
     end_hand: Move
     last_trick: list[LastTrick]
-    hidden_rondas: list[HiddenRonda]
+    hidden_rondas: list[HiddenRondaButton]
     last_card_missa: Move | None  # on the hand's last deal: the dealer's last card
     recent: list[Step]
     undo_step: Step | None
@@ -210,31 +209,6 @@ def ranks_in_doubt(state: engine.State, event: dict, rank_name) -> InvalidInput 
     return InvalidInput(IMPOSSIBLE_RANKS[state.pool.kind], count=count, rank=rank_name(rank))
 
 
-# A hand has one very last card: its missa is offered once a hand (the API
-# takes a second one, and stored games may hold two: engine/moves.py).
-LAST_CARD_DONE = N_("The Missa with this hand's last card is already recorded: undo it to "
-                    "change it.")
-
-
-def is_last_card_missa(event: Mapping[str, Any]) -> bool:
-    return event.get("type") == "missa" and event.get("last_card") is True
-
-
-def last_card_again(db, game: Game, event: Mapping[str, Any]) -> RuleViolation | None:
-    """The board's refusal of a last-card missa once the hand has one
-    (engine: last_card_recorded), or None."""
-    if not is_last_card_missa(event) or not last_card_recorded(game.state, steps_of(db, game)):
-        return None
-    return RuleViolation(LAST_CARD_DONE)
-
-
-def steps_of(db, game: Game) -> list[Step]:
-    """The game's timeline: its standing events, with what each gave."""
-    setup = game.state.setup
-    return timeline(setup, [engine.recorded_event(e, setup)
-                            for _, e in standing_events(db, game.id)])
-
-
 def _announce_data(draft: list[engine.Announcement]) -> dict:
     return {"type": "announce",
             "announcements": [{"side": a.side, "kind": a.kind} for a in draft]}
@@ -271,13 +245,16 @@ def _announce_links(state: engine.State, draft: list[engine.Announcement], side:
     return links
 
 
-def build(
-    db, game: Game, draft: list[engine.Announcement], translate,
+def scoreboard_of(
+    shown: scoreboard.Shown, draft: list[engine.Announcement], translate,
     cards: list[int | None] | None = None, why: str | None = None, now: str | None = None,
 ) -> Board:
+    """The board of what the service shows (scoreboard.shown), with the
+    deal's `draft`, the end-of-hand sheet's `cards` typed so far, `why` a
+    link is off, all in the words of `translate`."""
+    game = shown.game
     state = game.state
     setup = state.setup
-    steps = steps_of(db, game)
     wins = to_win(state) if not state.finished else (None,) * setup.side_count
 
     pads = [
@@ -298,7 +275,7 @@ def build(
     ]
     penalty = setup.rules.hidden_ronda_penalty
     hidden = [
-        HiddenRonda(side, to, penalty, _move(
+        HiddenRondaButton(side, to, penalty, _move(
             state, f"hidden_ronda.{side}.{to}",
             {"type": "hidden_ronda", "side": side, "to": to}, translate))
         for side in range(setup.side_count) for to in range(setup.side_count)
@@ -327,12 +304,13 @@ def build(
         last_card_missa=_move(
             state, f"missa_last.{dealer}",
             {"type": "missa", "side": dealer, "last_card": True}, translate,
-            waits=LAST_CARD_DONE if last_card_recorded(state, steps) else None,
+            waits=LAST_CARD_DONE if state.last_card else None,
         ) if state.last_deal and not state.finished else None,
-        recent=steps[::-1][:RECENT_STEPS],
-        undo_step=steps[-1] if steps else None,
+        recent=list(shown.recent),
+        undo_step=shown.last_step,
+        rematch=shown.rematch,
     )
-    board.just_done = _just_done(last_record(db, game.id), now)
+    board.just_done = _just_done(shown.last_record, now)
     if cards is not None:
         board.end_preview = end_preview(state, cards, translate)
     if why is not None:
@@ -340,51 +318,20 @@ def build(
     return board
 
 
-# The page drawn right after a tap comes within milliseconds (a slow phone's
-# reload within a second or two); a board opened later was not just tapped.
-JUST_DONE_SECONDS = 3
-
-
-def _just_done(record: tuple[str, dict, str] | None, now: str | None) -> str | None:
+def _just_done(record: scoreboard.LastRecord | None, now: str | None) -> str | None:
     """The move of the game's last record ("undo" for an undo) if it was
-    recorded just now: its button, and after a sheet's move the whole board,
-    take no tap for a moment, so the second tap of a double tap lands on
-    nothing (docs/BOARD.md)."""
+    recorded just now (within OWN_SECONDS: the page drawn right after a tap
+    comes within milliseconds, a slow phone's reload within a second or two;
+    a board opened later was not just tapped): its button, and after a
+    sheet's move the whole board, take no tap for a moment, so the second
+    tap of a double tap lands on nothing (docs/BOARD.md)."""
     if record is None:
         return None
-    action, payload, created_at = record
-    if now is not None and not _within(created_at, now, JUST_DONE_SECONDS):
+    if now is not None and not scoreboard.within(record.created_at, now, scoreboard.OWN_SECONDS):
         return None
-    if action == "undo":
+    if record.action == "undo":
         return "undo"
-    return move_for_event(payload) if action == "event" else None
-
-
-def version_seen(db, game: Game, seen: int, page_key: str, now: str) -> int:
-    """The version a tap from a board of version `seen` is of. Without
-    JavaScript a second tap made before the first one's answer is back (a
-    Bount, then a Missa 60 ms later) is sent from the same page: its keys
-    begin with `page_key` (the page's one-time token), its version is the one
-    before the first tap. When every record since was made from that very
-    page just now, the tap is of the game they left: it counts. A double tap
-    on one button is one key, so it counts once; another phone's record
-    since, or the page tapped again later (Back), still leaves it stale."""
-    if seen >= game.version:
-        return seen
-    since = keys_since(db, game.id, seen)
-    mine = all(key is not None and key.startswith(page_key)
-               and _within(created_at, now, JUST_DONE_SECONDS) for key, created_at in since)
-    return game.version if since and mine else seen
-
-
-def _within(then: str, now: str, seconds: float) -> bool:
-    """Whether the stored time `then` is at most `seconds` before `now`; a
-    time that cannot be read (an imported game's) is not."""
-    try:
-        return (datetime.fromisoformat(now) - datetime.fromisoformat(then)).total_seconds() \
-            <= seconds
-    except (TypeError, ValueError):  # unreadable, or without its time zone
-        return False
+    return move_for_event(record.payload) if record.action == "event" else None
 
 
 # Moves made in a sheet over the board: once it closes, what was under the

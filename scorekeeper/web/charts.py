@@ -1,4 +1,5 @@
-"""The geometry of the server-drawn SVG charts: numbers in, coordinates out.
+"""The geometry of the server-drawn SVG charts: numbers in, coordinates out;
+and the QR codes, drawn by segno.
 
 The templates draw them (templates/history/_score_chart.html,
 templates/stats/_bars.html) with classes from style.css: the page's
@@ -6,6 +7,8 @@ Content-Security-Policy forbids inline styles, and no script is needed.
 """
 
 from dataclasses import dataclass
+
+import segno
 
 WIDTH = 360
 HEIGHT = 200
@@ -192,3 +195,14 @@ def band_chart(values: list[tuple[float, float]]) -> BandChart:
     x_ticks = [Tick(x(i), str(i)) for i in range(0, count + 1, every)]
     return BandChart(WIDTH, HEIGHT, left, right, top, bottom, line, " ".join(upper + lower),
                      x_ticks, y_ticks)
+
+
+def qr_code(url: str, scale: int = 6, border: int = 3) -> tuple[str, int]:
+    """The QR code of `url` as an inline SVG image (a data: address), and
+    its width in pixels: a phone's to scan, or a TV's browser's to be
+    pointed at. White around dark modules whatever the page's theme: a
+    scanner needs the contrast."""
+    code = segno.make(url, error="m")
+    return (code.svg_data_uri(scale=scale, border=border, dark="#000", light="#fff"),
+            code.symbol_size(scale=scale, border=border)[0])
+

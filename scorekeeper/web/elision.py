@@ -24,7 +24,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from ..engine.errors import N_
-from ..service.unnamed import DEFAULT_SIDE_NAMES
+from ..service.unnamed import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
 
 # "de" or "que" right before a value: "de %(name)s", "que %(side)s".
 BEFORE_VALUE = re.compile(r"\b(d|qu)e (?=%\((\w+)\)s)", re.IGNORECASE)
@@ -107,29 +107,21 @@ FORMS = frozenset({
     pgettext("they", "Give the rank of %(side)s's best announcement."),
     pgettext("you", "Give the rank of %(side)s's best announcement."),
 })
-# The engine's refusals about a side (its subject, or whose thing it names):
-# the value that names it, and whether that side is a team (two partners
-# announce twice).
-SUBJECT_ERRORS = {
-    "Give the rank of %(side)s's best announcement.": ("side", False),
-    "%(side)s has already announced: each player announces once per deal.": ("side", False),
-    "%(side)s has already announced twice: each partner announces once per deal.":
-        ("side", True),
-}
 
 
-# The sides' names before any game was played: pronouns, which a sentence
-# about the side must say as pronouns ("We win!", not "Us wins!").
-DEFAULT_NAMES = (N_("Us"), N_("Them"), N_("You"))
+def default_names() -> tuple[str, ...]:
+    """The sides' names before any game was played, in the page's language
+    (service/unnamed.py: Us, Them, You): pronouns, which a sentence about the
+    side must say as pronouns ("We win!", not "Us wins!")."""
+    return DEFAULT_NAMES.get(str(get_locale()), DEFAULT_NAMES["en"])
 
 
 def default_name(name: str) -> int | None:
     """Which of the default names `name` is (0 Us, 1 Them, 2 You), said in any
     language (a French game read in English: "Nous" is "We"); None for a name
-    of its own. The words are service/unnamed.py's, in DEFAULT_NAMES' order
-    for each language (tests/web/test_i18n.py keeps them the catalogs')."""
-    return DEFAULT_SIDE_NAMES.index(name) % len(DEFAULT_NAMES) if name in DEFAULT_SIDE_NAMES \
-        else None
+    of its own."""
+    count = len(DEFAULT_NAMES["en"])
+    return DEFAULT_SIDE_NAMES.index(name) % count if name in DEFAULT_SIDE_NAMES else None
 
 
 def _default(value) -> int | None:
@@ -195,9 +187,9 @@ def say(message: str, **values) -> str:
 def sentence(error, translate=gettext, event_text=None) -> str:
     """A refusal's sentence (engine.errors.ScoringError) through `translate`,
     elided before the names it carries; about a side, in the side's form."""
-    if translate is gettext and error.message in SUBJECT_ERRORS:
-        subject, team = SUBJECT_ERRORS[error.message]
-        return about(error.message, subject, team, **error.params)
+    subject = getattr(error, "subject", None)  # about a side (engine.errors.ScoringError)
+    if translate is gettext and subject is not None:
+        return about(error.message, subject, error.team, **error.params)
     return error.sentence(lambda message: elide(translate(message), error.params or {}),
                           event_text)
 

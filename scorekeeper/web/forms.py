@@ -72,6 +72,10 @@ class PlayForm(TokenForm):
     # applied blindly, if another phone has changed the game since, so two
     # phones tapping the same Missa count it once.
     expected_version = IntegerField(validators=[Optional(), NumberRange(min=0)])
+    # With the page's script: the version the board showed a moment before
+    # the finger came down on it, when it had just followed another phone's
+    # taps (too soon to have seen them): that very tap among them counts once.
+    followed_from = IntegerField(validators=[Optional(), NumberRange(min=0)])
 
 
 class UndoForm(TokenForm):

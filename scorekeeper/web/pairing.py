@@ -16,7 +16,6 @@ import threading
 import time
 from collections import OrderedDict
 
-import segno
 from flask import current_app
 
 CODE_SECONDS = 15 * 60
@@ -75,14 +74,6 @@ def codes() -> Codes:
 
 def pairing_url(base: str, code: str) -> str:
     return f"{base.rstrip('/')}{PREFIX}{code}"
-
-
-def qr_code(url: str) -> tuple[str, int]:
-    """The QR code of `url` as an inline SVG image, and its width in pixels."""
-    code = segno.make(url, error="m")
-    # White around dark modules whatever the page's theme: a scanner needs the contrast.
-    return (code.svg_data_uri(scale=6, border=3, dark="#000", light="#fff"),
-            code.symbol_size(scale=6, border=3)[0])
 
 
 def init_app(app) -> None:

@@ -3,19 +3,19 @@ per rule, how a value reads, a game's summary, and the plain explanation of
 how scoring works, all made from the rules' values so they cannot disagree
 with the engine."""
 
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..engine import HouseRules
-
-# The built-in presets as a page names them: the key stays the contract's
-# (`appli`, `classique`: the API, the forms' values, the stored rules); a
-# table's own preset is called what it was named.
-PRESET_NAMES = {"appli": _l("app"), "classique": _l("classic")}
-
+from ..service.presets import PRESET_NAMES
 
 def preset_name(name: str) -> str:
-    return str(PRESET_NAMES.get(name, name))
+    """A preset as a page names it: a built-in one in the page's language
+    (the key stays the contract's, `appli`, `classique`: the API, the forms'
+    values, the stored rules); a table's own as it was named."""
+    names = PRESET_NAMES.get(name)
+    return name if names is None else names.get(str(get_locale()), names["en"])
 
 
 LABELS = {

@@ -4,12 +4,10 @@ too. Wording of the game's events and rules: describe.py, rule_texts.py."""
 
 from datetime import date, datetime
 
-import segno
 from flask import Flask
 from flask_babel import format_date, format_datetime, format_decimal, format_percent, gettext
-from flask_babel import get_locale
 
-from . import assets, describe, forms, i18n, rule_texts
+from . import assets, charts, describe, forms, i18n, rule_texts
 from ..engine import RANKS, RULE_KEYS
 from ..engine.limits import LIMITS
 from ..service.nights import Tie
@@ -52,13 +50,8 @@ def signed_whole(number: int) -> str:
     return f"+{number}" if number > 0 else f"−{-number}" if number < 0 else "0"
 
 
-def names_list(names: list[str]) -> str:
-    """Names joined as the language writes a list (Arabic: «، »)."""
-    return ("، " if str(get_locale()) == "ar" else ", ").join(names)
-
-
 def tie_margins(tie: Tie) -> str:
-    return names_list([f"{label} {signed_whole(m)}" for label, m in zip(tie.labels, tie.margins)])
+    return i18n.join_list(f"{label} {signed_whole(m)}" for label, m in zip(tie.labels, tie.margins))
 
 
 def day(value: str) -> str:
@@ -66,14 +59,9 @@ def day(value: str) -> str:
     return format_date(date.fromisoformat(value), "EEE d MMM y")
 
 
-def qr_data_uri(url: str) -> str:
-    """A QR code of `url` as an inline SVG image, for a TV's browser to be pointed at."""
-    return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
-
-
 FILTERS = {
     "when": when, "duration": duration, "percent": percent, "decimal": decimal,
-    "signed": signed, "signed_whole": signed_whole, "whole": whole, "names_list": names_list, "day": day,
+    "signed": signed, "signed_whole": signed_whole, "whole": whole, "day": day,
     "join_list": i18n.join_list, "gain_name": describe.gain_name,
     "rule_label": rule_texts.label,
     "rule_value": lambda value, key: rule_texts.value_text(key, value),
@@ -96,7 +84,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(FILTERS)
     app.jinja_env.globals.update(
         asset=assets.asset, hidden_keys=forms.hidden_keys, tie_margins=tie_margins,
-        qr_data_uri=qr_data_uri, RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
+        # A night's screen link, for a TV's browser to be pointed at.
+        qr_data_uri=lambda url: charts.qr_code(url, scale=4, border=2)[0],
+        RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
         RULE_KEYS=RULE_KEYS,
         # A call, not `["", ""]|join_list`: Jinja computes a filter of constants
         # once, when it compiles the template, in no request's language.

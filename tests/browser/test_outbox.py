@@ -261,13 +261,14 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     game, url = game_of(phone), phone.url
     phone.context.set_offline(True)
     tap_while_away(phone, figures)
-    another_phone(table_server, game, {"type": "missa", "side": 1})
+    # The other phone records that very Missa: the waiting one would count it twice.
+    another_phone(table_server, game, {"type": "missa", "side": 0})
     phone.context.set_offline(False)
     sheet = phone.get_by_role("alertdialog", name="Une touche en attente a été refusée")
     expect(sheet).to_be_visible(timeout=SEND_MS)
     figures["refusals"] += 1
     expect(sheet.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
-    expect(sheet.locator(".refused-why")).to_contain_text("Modifié sur un autre téléphone")
+    expect(sheet.locator(".refused-why")).to_contain_text("Déjà enregistré sur un autre téléphone")
     expect(sheet.locator(".refused-rest li")).to_have_text(["Bount (1) · \u2068Nous\u2069", "Khamsa (5) · \u2068Eux\u2069"])
     expect(phone.locator("#link-state")).to_contain_text("Envoi arrêté")
     check_accessible(phone, "a waiting tap refused")
@@ -276,16 +277,17 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     reopen(phone, url, figures)
     expect(sheet).to_be_visible()
     phone.wait_for_timeout(1600)
-    assert kinds(stored(table_server, game)) == [{"type": "missa", "side": 1}]
-    expect_scores(phone, 0, 1)
+    assert kinds(stored(table_server, game)) == [{"type": "missa", "side": 0}]
+    expect_scores(phone, 1, 0)
     phone.get_by_role("button", name="Abandonner cette touche, envoyer les autres").tap()
     expect_sent(phone, 3)
     expect(sheet).to_be_hidden()
-    check_once_in_order(table_server, game, [{"type": "missa", "side": 1}] + EVENTS[1:], figures)
-    # Again, and this time drop it and the one after it: nothing is sent.
+    check_once_in_order(table_server, game, [{"type": "missa", "side": 0}] + EVENTS[1:], figures)
+    # Again, the other phone moving on to the next deal meanwhile, and this
+    # time drop it and the one after it: nothing is sent.
     phone.context.set_offline(True)
     tap_while_away(phone, figures, ("Missa pour Nous", "Missa pour Eux"))
-    another_phone(table_server, game, {"type": "chain_end"})
+    another_phone(table_server, game, {"type": "next_deal"})
     phone.context.set_offline(False)
     expect(sheet).to_be_visible(timeout=SEND_MS)
     figures["refusals"] += 1
@@ -294,7 +296,28 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     expect_sent(phone, 4)
     phone.wait_for_timeout(1600)
     assert len(stored(table_server, game)) == 4
-    expect_scores(phone, 0, 6)  # the chain Eux +5 closed by the other phone
+    expect_scores(phone, 1, 5)  # the chain Eux +5 closed by the other phone's Next deal
+
+
+def test_waiting_taps_count_when_the_other_phones_tap_meanwhile_means_something_else(
+        phone, table_server, figures):
+    """Two Missas for us wait (the same button twice: the second with a token
+    of its own, board.js) while the other phone records a Missa for them:
+    neither meant that one, and both count, once each (docs/BOARD.md, "Two phones")."""
+    start_game(phone)
+    game = game_of(phone)
+    phone.context.set_offline(True)
+    tap_while_away(phone, figures, ("Missa pour Nous",))
+    phone.wait_for_timeout(700)  # past the double-tap window: a second Missa, not a bounce
+    tap_while_away(phone, figures, ("Missa pour Nous",))
+    another_phone(table_server, game, {"type": "missa", "side": 1})
+    phone.context.set_offline(False)
+    expect_sent(phone, 3)
+    check_once_in_order(table_server, game, [{"type": "missa", "side": 1},
+                                             {"type": "missa", "side": 0},
+                                             {"type": "missa", "side": 0}], figures)
+    expect_scores(phone, 2, 1)
+    expect(phone.get_by_role("alertdialog")).to_have_count(0)
 
 
 def test_two_tabs_on_one_game_send_the_waiting_taps_once(browser, table_server, figures):

@@ -10,9 +10,9 @@ from support.engine import (
     A, B, C, adjust, announce, chain_end, end_hand, game, hit, missa, next_deal, next_deals, play,
     ronda, tringa,
 )
-from scorekeeper.engine import parse_event, rematch
+from scorekeeper.engine import State, parse_event, rematch, replay
 from scorekeeper.engine.moves import (
-    impossible_reveal, last_card_recorded, outcome_of, timeline, to_win,
+    impossible_reveal, outcome_of, timeline, to_win,
 )
 
 
@@ -184,8 +184,10 @@ def test_the_api_still_takes_what_the_board_asks_again():
 
 def last_card_done(*events):
     state = play(game(), *events)
-    return last_card_recorded(state, timeline(state.setup, [
-        parse_event(e, state.setup) for e in events]))
+    # The state carries it: a snapshot reads it back, a replay agrees.
+    assert State.from_snapshot(state.snapshot(), state.setup).last_card == state.last_card
+    assert replay(state.setup, [parse_event(e, state.setup) for e in events]) == state
+    return state.last_card
 
 
 def test_the_hands_last_card_missa_is_recorded_once_a_hand():

@@ -73,6 +73,11 @@ def test_the_timed_rows_report_medians_and_p99(smoke):
     assert 0 < tap["baseline_p50_ms"] <= tap["baseline_p99_ms"]
     length = rows["bench.game_length"]["figures"]
     assert 0 < length["short_p50_ms"] and 0 < length["long_p50_ms"] and length["p50_ratio"] > 0
+    assert 0 < length["short_state_p50_ms"] and length["state_p50_ratio"] > 0
+    for name in ("bench.board_length", "bench.undo_length", "bench.review_length"):
+        figures = rows[name]["figures"]
+        assert all(figures[f"p50_ms_{n}"] > 0 for n in figures["lengths"]), name
+        assert figures["ratio"] > 0, name
     replay = rows["bench.replay"]["figures"]
     assert all(replay[f"fold_{n}_events_per_s"] > 0
                for n in rows["bench.replay"]["sizes"]["lengths"])

@@ -23,13 +23,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.service import games
+from scorekeeper.service import games, review, scoreboard, snapshots
+from scorekeeper.web import api
+from scorekeeper.storage import migrations, store
 from scorekeeper.storage.db import connect
 from scorekeeper.engine import (
-    RANKS, ScoringError, Setup, apply, new_game, parse_event, parse_new_game, replay,
+    RANKS, ScoringError, Setup, apply, new_game, parse_event, parse_new_game, recorded_event,
+    replay,
 )
+from scorekeeper.engine.log import fold_corrections
+from scorekeeper.engine.moves import timeline
 
 PLAYERS = [2, 3, 4]
+NOW = "2026-12-02T10:00:00.000+00:00"
 FAST = settings(max_examples=80, deadline=None)
 THROUGH_THE_APP = settings(max_examples=20, deadline=None)
 
@@ -419,7 +425,7 @@ def test_through_the_app_the_stored_log_replays_to_the_stored_state_and_undo_ste
         assert games.replay_log(db, game_id) == stored.state
     finally:
         db.close()
-    assert games.view(stored) == client.get(path).get_json()
+    assert api.view(stored) == client.get(path).get_json()
 
     # Undoing the last n events gives the state of all the events before them.
     undone = data.draw(st.integers(0, len(shown) - 1), label="undone at the end")
@@ -429,3 +435,108 @@ def test_through_the_app_the_stored_log_replays_to_the_stored_state_and_undo_ste
     assert as_played(client.get(path).get_json()) == as_played(shown[-1])
     if len(shown) == 1:
         assert client.post(f"{path}/undo", json={}).status_code == 409
+
+
+# -- what is folded from the nearest snapshot is what the whole log folds -------------------------
+
+def whole_review(setup, log, state):
+    """A game's review entries, as a whole replay of its log says them:
+    (seq, number, status, event, step, hand, deal) each."""
+    effective = fold_corrections((r["seq"], r["action"], r["payload"])
+                                 for r in log if r["undone_by"] is None)
+    standing = [(seq, recorded_event(e, setup)) for seq, e in effective.items() if e]
+    steps = timeline(setup, [event for _, event in standing])
+    numbered = {seq: (number, step) for number, ((seq, _), step) in enumerate(
+        zip(standing, steps), 1)}
+    entries, place = [], (state.hand, state.deal)
+    for record in reversed([r for r in log if r["action"] == "event"]):
+        seq = record["seq"]
+        if seq in numbered:
+            number, step = numbered[seq]
+            place = (step.hand, step.deal)
+            status = "corrected" if effective[seq] != record["payload"] else "standing"
+            entries.append((seq, number, status, step.event, step, *place))
+        else:
+            status = "undone" if record["undone_by"] is not None else "removed"
+            entries.append((seq, None, status, recorded_event(record["payload"], setup), None,
+                            *place))
+    return entries[::-1], steps
+
+
+def as_entry(entry):
+    return (entry.seq, entry.number, entry.status, entry.event, entry.step, entry.hand,
+            entry.deal)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@THROUGH_THE_APP
+@given(data=st.data())
+def test_undo_boards_and_review_pages_fold_from_snapshots_as_the_whole_log_does(players, data):
+    """Random games of taps, undos and corrections, with a snapshot every 3
+    events and pages of 7 entries (read past in twos): after every change the stored state, the
+    snapshots, a board's last events, every page of the review and the
+    chart's scores are what a replay of the whole log gives."""
+    spec = data.draw(rule_specs(), label="rules")
+    kept = snapshots.EVERY, review.PAGE_ENTRIES, review.LOOK_AHEAD
+    snapshots.EVERY, review.PAGE_ENTRIES, review.LOOK_AHEAD = 3, 7, 2
+    folder = tempfile.TemporaryDirectory()
+    db = connect(f"{folder.name}/snapshots.sqlite3")
+    try:
+        migrations.migrate(db)
+        game, _ = games.create(db, new_game_body(players, spec), None, NOW)
+        actions = st.one_of(events(players, spec["hits"]), events(players, spec["hits"]),
+                            events(players, spec["hits"]), st.just("undo"), st.just("undo"),
+                            st.tuples(st.just("correct"), st.integers(0, 200),
+                                      st.one_of(st.none(), events(players, spec["hits"]))))
+        for action in data.draw(st.lists(actions, min_size=5, max_size=35), label="actions"):
+            try:
+                if action == "undo":
+                    games.undo(db, game.id, {}, None, NOW)
+                elif isinstance(action, tuple):
+                    standing = games.standing_events(db, game.id)
+                    if not standing:
+                        continue
+                    seq = standing[action[1] % len(standing)][0]
+                    games.correct(db, game.id, {"seq": seq, "event": action[2],
+                                                "remove_after_end": True}, None, NOW)
+                else:
+                    scoreboard.tap(db, game.id, action, None, NOW, None)
+            except ScoringError:
+                continue
+            check_folds(db, game.id)
+    finally:
+        snapshots.EVERY, review.PAGE_ENTRIES, review.LOOK_AHEAD = kept
+        db.close()
+        folder.cleanup()
+
+
+def check_folds(db, game_id):
+    game = games.load(db, game_id)
+    setup = game.setup
+    log = list(store.log(db, game_id))
+    entries, steps = whole_review(setup, log, game.state)
+    assert game.state == replay(setup, [step.event for step in steps])
+    assert game.state.events == len(steps)
+    # Every snapshot is the state after its first events, none is missing.
+    rows = store.snapshot_trails(db, game_id)
+    assert [events for events, _, _ in rows] == list(
+        range(snapshots.EVERY, len(steps) + 1, snapshots.EVERY))
+    for events, _, _ in rows:
+        _, _, state = snapshots.nearest(db, game_id, setup, events=events)
+        assert state == replay(setup, [step.event for step in steps[:events]])
+    # A board's last events, and what Undo takes back.
+    shown = scoreboard.shown(db, game_id)
+    assert list(shown.recent) == steps[::-1][:scoreboard.RECENT_STEPS]
+    assert shown.last_step == (steps[-1] if steps else None)
+    # Every page of the review, and the chart's scores.
+    number, found = 1, []
+    while True:
+        page = review.review_page(db, game, number)
+        found += [as_entry(entry) for entry in page.entries]
+        if number == page.pages:
+            break
+        number += 1
+    assert found == entries
+    assert page.trail == [(step.hand, step.scores) for step in steps]
+    for entry in entries[:1] + entries[len(entries) // 2:][:1] + entries[-1:]:
+        assert as_entry(review.review_entry(db, game, entry[0])) == entry

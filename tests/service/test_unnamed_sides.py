@@ -55,9 +55,9 @@ def test_default_sides_are_not_players_ratings_nor_names_of_the_statistics(api, 
         ("Karim", 6), ("Ali", 3)]
     karim = players.by_name(store, "Karim")
     found = person_stats.person(store, karim)
-    assert found.record.played == 6
+    assert found.results.played == 6
     assert [line.name for line in found.opponents] == ["Ali"]
-    assert [record.name for record in stats.leaderboard(store).records] == ["Karim", "Ali"]
+    assert [results.name for results in stats.leaderboard(store).rows] == ["Karim", "Ali"]
     assert [player.name for player in players.people(store)] == ["Ali", "Karim"]
     # The games are as they were played.
     sides = [json.loads(row[0]) for row in store.execute("SELECT sides FROM games")]

@@ -16,8 +16,10 @@ from sqlite_utils.migrations import Migrations
 
 from scorekeeper import create_app
 from scorekeeper.engine import tally
+from scorekeeper.engine.names import name_key
 from scorekeeper.storage import db, migrations
 from scorekeeper.service import games
+from scorekeeper.web import api
 
 DATA = Path(__file__).parents[1] / "data"
 FIXTURE = DATA / "schema_v1.sqlite3"
@@ -69,7 +71,7 @@ def test_every_game_is_the_replay_of_its_log(upgraded):
         for game_id in stored_game_ids(path):
             game = games.load(store, game_id)
             replayed = dataclasses.replace(game, state=games.replay_log(store, game_id))
-            assert client.get(f"/api/games/{game_id}").get_json() == games.view(replayed)
+            assert client.get(f"/api/games/{game_id}").get_json() == api.view(replayed)
     finally:
         store.close()
 
@@ -158,3 +160,22 @@ def test_every_migration_after_the_presets_is_numbered_in_order():
     numbers = [int(name[:4]) for name in later if name[:4].isdigit() and name[4] == "_"]
     assert len(numbers) == len(later) and numbers == sorted(set(numbers)), later
     assert numbers[0] == 3
+
+
+def test_the_sides_name_keys_become_the_one_name_key(tmp_path):
+    """Before one key was the rule, a side's key was only trimmed and
+    casefolded: migration 0008 gives every stored side the key the roster
+    and the filters use (engine/names.py), so its one-space spelling finds it."""
+    path = tmp_path / "before.sqlite3"
+    store = db.connect(str(path))
+    migrations.migrations.apply(store, stop_before="0008_snapshots_and_one_name_key")
+    with store.conn:
+        store.execute("INSERT INTO games (id, created_at, updated_at, sides, players, rules,"
+                      " version, state) VALUES ('g1', 't', 't', '[]', 2, '{}', 0, '{}')")
+        store.execute("INSERT INTO game_sides (game_id, side, name, name_key, score, won,"
+                      " margin, counted) VALUES ('g1', 0, 'Karim  Benali', 'karim  benali',"
+                      " 0, 0, 0, 0)")
+    migrations.migrate(store)
+    key = store.execute("SELECT name_key FROM game_sides WHERE game_id = 'g1'").fetchone()[0]
+    store.close()
+    assert key == name_key("Karim Benali") == "karim benali"

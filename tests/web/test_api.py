@@ -142,7 +142,7 @@ def test_the_answer_is_the_games_view_as_json(app, api, client):
                   {"type": "adjust", "side": 0, "points": 20}):
         answered = api.event(game_id, **event)
         with app.app_context():
-            assert answered.get_json() == games.view(games.load(get_db(), game_id),
+            assert answered.get_json() == api_module.view(games.load(get_db(), game_id),
                                                      games.rematch_of(get_db(), game_id))
     assert answered.get_json()["finished"]
     # The same id with another set-up (another store, an import) is written anew.
@@ -150,8 +150,8 @@ def test_the_answer_is_the_games_view_as_json(app, api, client):
         game = games.load(get_db(), game_id)
     other = games.Game(game.id, 0, engine.new_game(engine.Setup(("Ali", "Omar"), 2)),
                        game.created_at, game.updated_at)
-    assert json.loads(api_module.state_json(other)) == games.view(other)
-    assert json.loads(api_module.state_json(game)) == games.view(game)
+    assert json.loads(api_module.state_json(other)) == api_module.view(other)
+    assert json.loads(api_module.state_json(game)) == api_module.view(game)
 
 
 def test_a_get_answers_the_same_state_as_the_last_post(api, game_id):

@@ -102,25 +102,31 @@ def test_a_double_tap_on_one_button_scores_once(french):
 
 def test_a_tap_sent_again_later_is_checked_against_the_version_it_was_made_on(french):
     """What the page's outbox sends for a tap that waited for the server: its
-    own token and the version of the game it was made on (expected_version)."""
+    own token and the version of the game it was made on (expected_version),
+    judged by what it meant there (docs/BOARD.md, "Two phones")."""
     board = start_game(french)
     html = french.get(board).get_data(as_text=True)
     form, button = find_button(html, "missa.0")
     made_on = {"expected_version": "0"}
-    french.post("/api" + board + "/events", json={"type": "missa", "side": 1})  # another phone
+    french.post("/api" + board + "/events", json={"type": "missa", "side": 0})  # another phone
     refused = submit(french, form, button, extra=made_on, headers={"X-Board": "1"})
     assert refused.status_code == 409
-    assert "Modifié sur un autre téléphone" in text(refused.get_data(as_text=True))
-    assert api_state(french, board)["scores"] == [0, 1]
-    # Made on the game as it is: it counts, and sent once more it counts once.
-    current = {"expected_version": "1"}
-    assert submit(french, form, button, extra=current, headers={"X-Board": "1"}).status_code == 200
-    again = submit(french, form, button, extra=made_on, headers={"X-Board": "1"})
+    assert "Déjà enregistré sur un autre téléphone" in text(refused.get_data(as_text=True))
+    assert api_state(french, board)["scores"] == [1, 0]
+    # The other side's Missa, made on the same old board, still means a Missa for them.
+    other, their_missa = find_button(html, "missa.1")
+    assert submit(french, other, their_missa, extra=made_on,
+                  headers={"X-Board": "1"}).status_code == 200
+    again = submit(french, other, their_missa, extra=made_on, headers={"X-Board": "1"})
     assert again.status_code == 200  # its key is known: answered, not applied again
     assert api_state(french, board)["version"] == 2
+    assert api_state(french, board)["scores"] == [1, 1]
     fresh = french.get(board).get_data(as_text=True)
     bad = submit(french, *find_button(fresh, "missa.1"), extra={"expected_version": "x"})
     assert bad.status_code == 303 and api_state(french, board)["version"] == 2
+    future = submit(french, *find_button(fresh, "missa.1"), extra={"expected_version": "9"},
+                    headers={"X-Board": "1"})
+    assert future.status_code == 409 and api_state(french, board)["version"] == 2
 
 
 def test_announcements_are_marked_then_confirmed_once(french):
@@ -213,8 +219,21 @@ def test_an_undo_from_an_out_of_date_screen_is_refused(french):
     form = [f for f in forms_of(stale) if f.action.endswith("/undo")][0]
     response = submit(french, form)
     assert api_state(french, board)["scores"] == [1, 1]
-    page = french.get(response.headers["Location"]).get_data(as_text=True)
-    assert "La partie a changé sur un autre téléphone depuis l&#39;affichage de cet écran" in page
+    page = html.unescape(text(french.get(response.headers["Location"]).get_data(as_text=True)))
+    assert "Modifié sur un autre téléphone entre-temps : rien n'est annulé." in page
+
+
+def test_an_undo_already_made_on_another_phone_is_not_made_twice(french):
+    board = start_game(french)
+    press(french, board, "missa.0")
+    press(french, board, "missa.1")
+    stale = french.get(board).get_data(as_text=True)
+    french.post("/api" + board + "/undo", json={})  # another phone undoes the same Missa
+    form = [f for f in forms_of(stale) if f.action.endswith("/undo")][0]
+    response = submit(french, form)
+    assert api_state(french, board)["scores"] == [1, 0]
+    page = html.unescape(text(french.get(response.headers["Location"]).get_data(as_text=True)))
+    assert "Déjà annulé sur un autre téléphone : pas annulé deux fois." in page
 
 
 def test_a_refused_tap_shows_the_engines_sentence_and_changes_nothing(french):

@@ -456,36 +456,50 @@ def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_
     check_page(html, language, foreign_words, "the new game form's errors")
 
 
-def test_the_service_knows_the_default_side_names_of_every_catalog(catalogs):
-    """service/unnamed.py writes the words out (it reads no catalog): they
-    must be what each catalog says for web/elision.py's DEFAULT_NAMES."""
-    from scorekeeper.service.unnamed import DEFAULT_SIDE_NAMES
-    from scorekeeper.web.elision import DEFAULT_NAMES
-
-    said = {catalogs[language][name].string for language in LANGUAGES for name in DEFAULT_NAMES}
-    assert said == set(DEFAULT_SIDE_NAMES)
-    # In DEFAULT_NAMES' order, language by language: web/elision.py reads the
-    # pronoun a default name is (Us, Them, You) from its place.
-    for start in range(0, len(DEFAULT_SIDE_NAMES), len(DEFAULT_NAMES)):
-        words = DEFAULT_SIDE_NAMES[start:start + len(DEFAULT_NAMES)]
-        assert any([catalogs[language][name].string for name in DEFAULT_NAMES] == list(words)
-                   for language in LANGUAGES), words
-
-
-def test_the_service_knows_the_built_in_preset_names_of_every_catalog(app):
-    """service/presets.py refuses the built-in presets' names in every
-    language: they must be what the pages call them (web/rule_texts.py)."""
+def test_the_default_side_names_are_written_once_for_every_language(app, catalogs):
+    """service/unnamed.py is the one place the default names are written, in
+    every language of the app (the service reads no catalog): the pages say
+    them from there, and no catalog holds a second copy."""
     from flask_babel import force_locale
 
-    from scorekeeper.service.presets import BUILT_IN_NAMES
-    from scorekeeper.web.rule_texts import PRESET_NAMES, preset_name
+    from scorekeeper.service.unnamed import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
+    from scorekeeper.web.elision import default_name, default_names
 
-    said = set(PRESET_NAMES)
+    assert set(DEFAULT_NAMES) == set(LANGUAGES)
     with app.test_request_context():
         for language in LANGUAGES:
             with force_locale(language):
-                said |= {preset_name(key) for key in PRESET_NAMES}
-    assert said == set(BUILT_IN_NAMES)
+                assert default_names() == DEFAULT_NAMES[language]
+            # Each is known for what it is (Us, Them, You), in any language.
+            assert [default_name(name) for name in DEFAULT_NAMES[language]] == [0, 1, 2]
+    for language in LANGUAGES:
+        copies = [name for name in DEFAULT_NAMES["en"]
+                  if name in catalogs[language] and not catalogs[language][name].fuzzy]
+        assert not copies, (language, copies)
+    assert len(DEFAULT_SIDE_NAMES) == 3 * len(LANGUAGES)
+
+
+def test_the_built_in_preset_names_are_written_once_for_every_language(app, catalogs):
+    """service/presets.py is the one place the built-in presets' names are
+    written in every language: it refuses them as a table preset's name, and
+    the pages call the presets by them (web/rule_texts.py)."""
+    from flask_babel import force_locale
+
+    from scorekeeper.service.presets import BUILT_IN_NAMES, PRESET_NAMES
+    from scorekeeper.web.rule_texts import preset_name
+
+    assert {key: set(names) for key, names in PRESET_NAMES.items()} == {
+        "appli": set(LANGUAGES), "classique": set(LANGUAGES)}
+    with app.test_request_context():
+        for language in LANGUAGES:
+            with force_locale(language):
+                assert [preset_name(key) for key in PRESET_NAMES] == [
+                    PRESET_NAMES[key][language] for key in PRESET_NAMES]
+                assert preset_name("Maison") == "Maison"
+    assert set(BUILT_IN_NAMES) == {name for names in PRESET_NAMES.values()
+                                   for name in names.values()}
+    for language in LANGUAGES:
+        assert "classic" not in catalogs[language] and "app" not in catalogs[language]
 
 
 def test_default_side_names_are_in_the_scorers_language(client):

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web import charts, review
+from scorekeeper.web import charts
+from scorekeeper.service import review
 from scorekeeper import create_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))

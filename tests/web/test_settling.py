@@ -6,7 +6,7 @@ A board drawn later takes every tap at once."""
 
 import re
 
-from scorekeeper.web import board
+from scorekeeper.service import scoreboard
 
 from support.page_forms import find_button
 from support.pages import start_game
@@ -39,7 +39,7 @@ def test_a_board_drawn_later_takes_every_tap(french, monkeypatch):
     game = start_game(french)
     french.post("/api" + game + "/events", json={"type": "adjust", "side": 0, "points": 3})
     french.post("/api" + game + "/events", json={"type": "missa", "side": 0})
-    monkeypatch.setattr(board, "JUST_DONE_SECONDS", -1)  # as if drawn later
+    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # as if drawn later
     html = french.get(game).get_data(as_text=True)
     assert "settling" not in html and "settles" not in board_classes(html)
 

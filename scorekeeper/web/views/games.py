@@ -18,23 +18,25 @@ from wtforms.fields.choices import SelectChoice
 
 from .. import board
 from .. import resume
-from .. import review
-from ...service import games, nights, players, presets, reopening, side_names, tournaments
+from ...service import (
+    games, nights, players, presets, reopening, scoreboard, side_names, tournaments,
+)
+from ...service.history import NoSuchPage
 from .. import rule_texts
-from ... import engine
 from ...service.clock import utc_now
-from ...storage.db import write_transaction
 from ..db import get_db
 from ..forms import (
     NewGameRulesForm, PlayForm, UndoForm, fill_rules, one_time_token, rule_field_list, rule_values,
 )
 from ..describe import isolated
 from ..errors import sentence_of, status_of
-from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
+from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
-from .shared import POINTS_WORDS, in_page_words, load_game_or_404, no_such_page, review_context
+from .shared import (
+    INCOMPLETE_FORM, POINTS_WORDS, in_page_words, load_game_or_404, no_such_page, review_context,
+)
 from ..describe import rank_name
-from ..elision import DEFAULT_NAMES, default_name
+from ..elision import default_name, default_names
 
 bp = Blueprint("games", __name__)
 
@@ -49,7 +51,6 @@ def _wants_board() -> bool:
     return request.headers.get("X-Board") == "1"
 
 
-INCOMPLETE_FORM = N_("This button's form is incomplete: reload the page and tap again.")
 
 
 def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
@@ -65,29 +66,35 @@ def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
     return counts
 
 
+def shown_or_404(game_id: str) -> scoreboard.Shown:
+    """What the service shows of the game on its board, or a 404."""
+    try:
+        return scoreboard.shown(get_db(), game_id)
+    except games.GameNotFound:
+        abort(404)
+
+
 def render_board(
-    game: games.Game, args: MultiDict | None = None, error: str | None = None, status: int = 200,
-    template: str | None = None, **context,
+    shown: scoreboard.Shown, args: MultiDict | None = None, error: str | None = None,
+    status: int = 200, template: str | None = None, **context,
 ):
     """The board page, or only the board for the page's script. `args` are the
     board's own query (draft announcements, open sheet, `why` a link is off);
     `template` and `context`, another page around the board (the result and
     the review)."""
     args = request.args if args is None else args
-    db = get_db()
+    game = shown.game
     draft = board.parse_draft(args.getlist("a"), game.setup)
     why = args.get("why", "")[:40] or None
-    shown = board.build(db, game, draft, gettext, _cards_from_query(args, game.setup), why,
-                        utc_now())
+    drawn = board.scoreboard_of(shown, draft, gettext, _cards_from_query(args, game.setup), why,
+                             utc_now())
     if error:
-        shown.notice = error
-    if game.state.finished:
-        shown.rematch = games.rematch_of(db, game.id)
+        drawn.notice = error
     if template is None:
         template = "games/_board.html" if _wants_board() else "games/board.html"
     html = render_template(
         template,
-        board=shown,
+        board=drawn,
         sheet=args.get("sheet"),
         ask_early=args.get("ask") == "early",
         play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
@@ -97,10 +104,9 @@ def render_board(
         # Where a refused tap comes back to: this board's query (a draft, a sheet).
         back=urlencode([(k, v) for k, v in args.items(multi=True) if k not in ("why", "ask")])[:300],
         # Once over, a club night's table leads back to its night (no query before that).
-        night=nights.night_of_games(get_db(), [game.id]).get(game.id)
-        if game.state.finished else None,
+        night=shown.night,
         # Once over, Undo takes the win back with one tap only right after it.
-        undo_at_once=reopening.undo_at_once(db, game, game.version, utc_now()),
+        undo_at_once=reopening.undo_at_once(get_db(), game, game.version, utc_now()),
         **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
@@ -108,22 +114,22 @@ def render_board(
 
 @bp.get("/games/<game_id>")
 def show(game_id: str):
-    game = load_game_or_404(game_id)
-    if game.state.finished and not _wants_board():
-        return render_finished(game)  # once over: the result, then the review
-    return render_board(game)
+    shown = shown_or_404(game_id)
+    if shown.game.state.finished and not _wants_board():
+        return render_finished(shown)  # once over: the result, then the review
+    return render_board(shown)
 
 
-def render_finished(game: games.Game):
+def render_finished(shown: scoreboard.Shown):
     """A game that is over: its result (the board's), then its review."""
     try:
-        context = review_context(game)
-    except review.NoSuchPage as error:
+        context = review_context(shown.game)
+    except NoSuchPage as error:
         return no_such_page(error.pages)
     # A page of its own (the review below): its forms lead to other pages,
     # so a reopened game's board is the board's page, not this one's.
-    return render_board(game, MultiDict(), template="history/finished.html", pages_of="games.show",
-                        whole_page=True, **context)
+    return render_board(shown, MultiDict(), template="history/finished.html",
+                        pages_of="games.show", whole_page=True, **context)
 
 
 def _show(game_id: str, query: str):
@@ -131,7 +137,7 @@ def _show(game_id: str, query: str):
     page's script, with its address; else a redirect to it."""
     url = _url(game_id, query)
     if _wants_board():
-        response = render_board(load_game_or_404(game_id), MultiDict(parse_qsl(query)))
+        response = render_board(shown_or_404(game_id), MultiDict(parse_qsl(query)))
         response.headers["X-Board-URL"] = url
         return response
     return redirect(url, 303)
@@ -146,7 +152,7 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
     if error is not None:
         sentence = sentence_of(error)
         if _wants_board():
-            return render_board(load_game_or_404(game_id), MultiDict(parse_qsl(_safe(back))),
+            return render_board(shown_or_404(game_id), MultiDict(parse_qsl(_safe(back))),
                                 error=sentence, status=status_of(error))
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
@@ -219,17 +225,13 @@ def play(game_id: str):
     doubt = board.ranks_in_doubt(game.state, event, rank_name)
     if doubt is not None:
         return _after_action(game_id, doubt, form.back.data or "")
-    if form.expected_version.data is not None:
-        event["expected_version"] = form.expected_version.data
-    page_key, now = f"form:{form.token.data}:", utc_now()
     try:
-        games.record(get_db(), game_id, event, page_key + move, now,
-                     refuse=lambda game: board.last_card_again(get_db(), game, event),
-                     seen=lambda game, version: board.version_seen(get_db(), game, version,
-                                                                   page_key, now))
+        scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move), utc_now(),
+                       form.expected_version.data, page_of(form.token.data),
+                       form.followed_from.data)
     except ScoringError as error:
-        error = in_page_words(_stale_refusal(game_id, event, error), FORM_WORDS, INCOMPLETE_FORM)
-        return _after_action(game_id, error, form.back.data or "")
+        return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM),
+                             form.back.data or "")
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
     kept = "" if move == "announce" else board.draft_query(draft)
@@ -241,40 +243,25 @@ def _draft_of(back: str | None, setup) -> list:
     return board.parse_draft(MultiDict(parse_qsl(_safe(back))).getlist("a"), setup)
 
 
-# The board's own words for the engine's sentences that name an API field.
+# The board's own words for the engine's sentences about an API field (by its name).
 FORM_WORDS = {
     **POINTS_WORDS,
-    "announcements must be a list of 1 to 4 announcements.":
-        N_("Tap the deal's announcements first, then Confirm."),
+    "announcements": N_("Tap the deal's announcements first, then Confirm."),
 }
 
 
-ALREADY_RECORDED = N_("Already recorded on another phone: not counted twice. "
-                      "The score shown includes it.")
-# Short enough for the board's notice (three lines on a 360 px phone).
-CHANGED_ELSEWHERE = N_("Changed on another phone meanwhile: not counted. Check the score, "
-                       "then tap again.")
+def tap_key(token: str, move: str) -> str:
+    """A board tap's Idempotency-Key: its form's one-time token and its move
+    (a double tap on one button is one key; another button of the page is
+    another)."""
+    return f"form:{token}:{move}"
 
 
-def _stale_refusal(game_id: str, event: dict, error: ScoringError) -> ScoringError:
-    """A tap refused on a board that another phone changed since it was
-    shown (the version check, or the engine judging the game as it now is):
-    say so, and when that phone recorded this very event (two scorers tapping
-    the same Missa), that it was already recorded."""
-    expected = event.get("expected_version")
-    if expected is None or not isinstance(error, RuleViolation):
-        return error
-    game = load_game_or_404(game_id)
-    if game.version == expected:
-        return error  # the tap was refused for the game as it was shown
-    try:
-        tapped = engine.to_dict(engine.parse_event(
-            {k: v for k, v in event.items() if k != "expected_version"}, game.setup))
-    except ScoringError:
-        return error
-    since = [recorded for seq, recorded in games.effective_events(get_db(), game_id).items()
-             if seq > expected and recorded is not None]
-    return RuleViolation(ALREADY_RECORDED if tapped in since else CHANGED_ELSEWHERE)
+def page_of(token: str) -> str:
+    """The beginning of the keys of the taps made from one page: its token,
+    also when a waiting tap of the page's script made it its own (the same
+    button again while the board could not follow: "<token>.<more>")."""
+    return f"form:{token.split('.')[0]}"
 
 
 @bp.post("/games/<game_id>/undo")
@@ -283,7 +270,6 @@ def undo(game_id: str):
     form = UndoForm()
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
-    body = {"expected_version": form.expected_version.data}
     kept = board.draft_query(_draft_of(request.form.get("back"), game.setup))
     if game.state.finished and form.reopen.data != "1" and not reopening.undo_at_once(
             get_db(), game, form.expected_version.data, utc_now()):
@@ -291,7 +277,8 @@ def undo(game_id: str):
             return redirect(url_for("games.reopen", game_id=game_id), 303)
         return _after_action(game_id, RuleViolation(ASK_BEFORE_REOPENING))
     try:
-        games.undo(get_db(), game_id, body, f"form:{form.token.data}:undo", utc_now())
+        scoreboard.undo(get_db(), game_id, tap_key(form.token.data, "undo"), utc_now(),
+                        form.expected_version.data, page_of(form.token.data))
     except ScoringError as error:
         return _after_action(game_id, error, kept)
     return _after_action(game_id, stay=kept)
@@ -323,18 +310,8 @@ def rematch(game_id: str):
     form = PlayForm()
     if not form.validate():
         abort(400)
-    db = get_db()
-    night = nights.night_of_games(db, [game_id]).get(game_id)
-    with write_transaction(db):
-        game, created = games.rematch(db, game_id, utc_now())
-        if night is not None and created:  # at a club night, the rematch is its next table
-            tournaments.add_rematch(db, night, game_id, game.id, utc_now())
+    game, _ = tournaments.rematch(get_db(), game_id, utc_now())
     return redirect(url_for("games.show", game_id=game.id), 303)
-
-
-def _default_names() -> list[str]:
-    """Us, Them, You in the scorer's language: what a side left empty is called."""
-    return [gettext(name) for name in DEFAULT_NAMES]
 
 
 def _last_names(players: int) -> list[str]:
@@ -342,7 +319,7 @@ def _last_names(players: int) -> list[str]:
     game's if it had that count (never another phone's: a newcomer finds the
     default names), its default names said in the scorer's language."""
     names = side_names.names_played(get_db(), resume.wanted(), players)
-    defaults = _default_names()
+    defaults = list(default_names())
     # The fields the last game had no name for: a default name beside people's
     # would be nobody ("Nadia, Samir, Us", playtest 5), so left for the scorer.
     people = any(default_name(name) is None for name in names)
@@ -372,7 +349,7 @@ def _sides_and_partners(form) -> tuple[list[str], list[list[str]] | None]:
     offered = [form.given0.data, form.given1.data, ""][:sides]
     partners = [[form[f].data or "" for f in fields] for fields in PARTNER_FIELDS] \
         if count == 4 else None
-    labels = side_names.side_names(typed, offered, partners, _default_names()[:sides])
+    labels = side_names.side_names(typed, offered, partners, list(default_names())[:sides])
     seated = None if partners is None else [[p.strip() for p in names if p.strip()]
                                             for names in partners]
     return labels, seated
@@ -414,7 +391,7 @@ def new():
     night = nights.get(db, request.values.get("night", ""))
     chosen = request.values.get("preset")
     if chosen not in available:
-        chosen = night.preset if night and night.preset in available else presets.default_name(db)
+        chosen = night.preset if night and night.preset in available else presets.default_preset(db)
     if request.method == "GET":
         count = request.args.get("players", str(night.players) if night else "2")
         # For the page's script: each count's names, while the scorer picks the count.
@@ -468,7 +445,7 @@ def new():
         "games/new.html", form=form, fields=rule_field_list(form),
         # The first-dealer choice says what the sides will be called (the
         # page's script follows the fields as they change).
-        dealer_names=_sides_and_partners(form)[0] + [""], defaults=_default_names(),
+        dealer_names=_sides_and_partners(form)[0] + [""], defaults=list(default_names()),
         summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
         offers=offers, running=_own_running(db),
     ), status

@@ -11,8 +11,7 @@ from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from ...service import games, history
-from .. import review
-from ...storage import store
+from ...service.review import Entry, review_entry
 from ...service.clock import utc_now
 from ..db import get_db
 from ..errors import sentence_of, status_of
@@ -21,22 +20,19 @@ from ...engine import RANKS, recorded_event, to_dict
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.events import KINDS, LAST_TRICK_OUTCOMES
 from .shared import (
-    PAGE_NUMBER, POINTS_WORDS, confirm_form, in_page_words, load_game_or_404, name_filter,
-    no_such_page, page_number, review_context,
+    INCOMPLETE_FORM, PAGE_NUMBER, POINTS_WORDS, confirm_form, in_page_words, load_game_or_404,
+    name_filter, no_such_page, page_number, review_context,
 )
 
 bp = Blueprint("history", __name__)
 
-INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
-# The correction form's own words for the engine's sentences that name an API field.
+# The correction form's own words for the engine's sentences about an API field (by its name).
 CORRECTION_WORDS = {
     **POINTS_WORDS,
-    "to is the side that gets the penalty: another side than the one that hid the Ronda.":
-        N_("The penalty goes to another side than the one that hid the Ronda: pick who gets it."),
-    "Give the card count of every side but one: exactly one entry is null.":
-        N_("Type the cards taken by every side asked for: the last side gets the rest."),
-    "announcements must be a list of 1 to 4 announcements.":
-        N_("Keep 1 to 4 announcements; to take them all away, remove this event."),
+    "to": N_("The penalty goes to another side than the one that hid the Ronda: pick who gets "
+             "it."),
+    "cards": N_("Type the cards taken by every side asked for: the last side gets the rest."),
+    "announcements": N_("Keep 1 to 4 announcements; to take them all away, remove this event."),
 }
 
 
@@ -131,7 +127,7 @@ def show_review(game_id: str):
     game = load_game_or_404(game_id)
     try:
         context = review_context(game)
-    except review.NoSuchPage as error:
+    except history.NoSuchPage as error:
         return no_such_page(error.pages)
     return render_template("history/review.html", game=game, pages_of="history.show_review",
                            **context)
@@ -188,21 +184,20 @@ def changed_event(current: dict, form: MultiDict, sides: int) -> dict:
     return event
 
 
-def _entry(game: games.Game, seq: int) -> tuple[review.Review, review.Entry]:
-    found = review.build(game.setup, store.log(get_db(), game.id), game.state)
-    for entry in found.entries:
-        if entry.seq == seq:
-            return found, entry
-    abort(404)
+def _entry(game: games.Game, seq: int) -> Entry:
+    found = review_entry(get_db(), game, seq)
+    if found is None:
+        abort(404)
+    return found
 
 
-def _correction_page(game: games.Game, found: review.Review, entry: review.Entry,
+def _correction_page(game: games.Game, entry: Entry,
                      values: dict, error: str | None = None, ends_earlier: str | None = None,
                      status: int = 200):
     """The correction form, filled with `values` (the event as stored, or as
     the refused correction had it: an edit is never lost)."""
     form = CorrectForm(formdata=None, token=one_time_token(), expected_version=game.version)
-    hand, deal = _place(found, entry)
+    hand, deal = entry.hand, entry.deal
     counts = None
     if values.get("type") == "end_hand":  # every side's count, as the engine computes it
         try:
@@ -219,10 +214,10 @@ def _correction_page(game: games.Game, found: review.Review, entry: review.Entry
 @bp.route("/games/<game_id>/events/<int:seq>/correct", methods=["GET", "POST"])
 def correct(game_id: str, seq: int):
     game = load_game_or_404(game_id)
-    found, entry = _entry(game, seq)
+    entry = _entry(game, seq)
     here = url_for("history.correct", game_id=game_id, seq=seq)
     if request.method == "GET":
-        return _correction_page(game, found, entry, to_dict(entry.event))
+        return _correction_page(game, entry, to_dict(entry.event))
     form = CorrectForm()
     action = request.form.get("action") or ""
     # "…_and_trim": the same, with the events after the game's new end removed.
@@ -246,16 +241,8 @@ def correct(game_id: str, seq: int):
         values = event if event is not None else to_dict(entry.event)
         ends_earlier = action if isinstance(error, games.EndsEarlier) else None
         sentence = sentence_of(in_page_words(error, CORRECTION_WORDS, INCOMPLETE_FORM))
-        return _correction_page(game, found, entry, values, sentence, ends_earlier,
+        return _correction_page(game, entry, values, sentence, ends_earlier,
                                 status_of(error))
     flash(gettext("Corrected: the score is now %(score)s.",
                   score=" – ".join(str(s) for s in game.state.scores)))
     return redirect(_review_url(game), 303)
-
-
-def _place(found: review.Review, entry: review.Entry) -> tuple[int, int]:
-    for hand in found.hands:
-        for deal in hand.deals:
-            if entry in deal.entries:
-                return hand.number, deal.number
-    return 1, 1

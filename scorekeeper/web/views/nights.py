@@ -21,13 +21,13 @@ from ..db import get_db
 from ..forms import (
     ConfirmForm, EntrantForm, NightForm, RoundForm, ScreenForm, WithdrawForm, one_time_token,
 )
-from ...engine.errors import N_, ScoringError
+from ...engine.errors import ScoringError
 from .. import screen_access
+from .shared import INCOMPLETE_FORM
 from ..access import network_base
 
 bp = Blueprint("nights", __name__)
 
-INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
 SCREEN_POLL_MS = 1000  # the big screen follows a tap within two seconds (config SCREEN_POLL_MS)
 
 
@@ -69,7 +69,7 @@ def new():
     form.preset.choices = [SelectChoice(name, rule_texts.preset_name(name)) for name in available]
     if request.method == "GET":
         form.date.data = date.today().isoformat()
-        form.preset.data = presets.default_name(db)
+        form.preset.data = presets.default_preset(db)
         form.token.data = one_time_token()
     elif form.validate():
         data = {"name": form.name.data, "date": form.date.data, "preset": form.preset.data,

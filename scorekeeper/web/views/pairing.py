@@ -3,7 +3,8 @@
 from flask import Blueprint, render_template
 
 from ..access import key_for_this_machine, network_base
-from ..pairing import CODE_SECONDS, codes, pairing_url, qr_code
+from ..charts import qr_code
+from ..pairing import CODE_SECONDS, codes, pairing_url
 
 bp = Blueprint("pairing", __name__)
 

@@ -10,11 +10,10 @@ from ..access import gate, this_phone
 from ..db import get_db
 from ..errors import sentence_of
 from ..forms import ConfirmForm, one_time_token
-from ...engine.errors import N_, ScoringError
+from ...engine.errors import ScoringError
+from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("phones", __name__)
-
-INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
 
 
 @bp.get("/phones")

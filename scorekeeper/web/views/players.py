@@ -9,17 +9,15 @@ from .. import charts
 from ...service import person_stats, players, ratings, unnamed
 from ...engine import tally
 from ...service.clock import utc_now
-from ...storage.db import write_transaction
 from ..elision import say
 from ..errors import sentence_of
 from ..db import get_db
 from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
 from ...engine.errors import N_, ScoringError
-from .shared import gains_bars, no_such_page, page_number
+from .shared import INCOMPLETE_FORM, gains_bars, no_such_page, page_number
 
 bp = Blueprint("players", __name__)
 
-INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
 
 
 def _player(player_id: int) -> players.Player:
@@ -101,8 +99,7 @@ def edit(player_id: int):
     elif form.validate():
         db = get_db()
         try:
-            with write_transaction(db):
-                players.rename(db, entry.id, form.name.data, form.nickname.data, utc_now())
+            players.rename(db, entry.id, form.name.data, form.nickname.data, utc_now())
         except ScoringError as error:
             form.form_errors.append(sentence_of(error))
         else:
@@ -123,8 +120,7 @@ def merge(player_id: int):
             flash(gettext(INCOMPLETE_FORM), "error")
             return redirect(url_for("players.show", player_id=source.person), 303)
         try:
-            with write_transaction(db):
-                players.merge(db, source.id, form.into.data, utc_now())
+            players.merge(db, source.id, form.into.data, utc_now())
         except ScoringError as error:
             flash(sentence_of(error), "error")
             return redirect(url_for("players.show", player_id=source.person), 303)
@@ -138,8 +134,8 @@ def merge(player_id: int):
     form = MergeForm(formdata=None, token=one_time_token(), into=target.id)
     return render_template(
         "players/merge.html", source=source, target=target, form=form,
-        source_games=person_stats.person(db, source).record.played,
-        target_games=person_stats.person(db, target).record.played)
+        source_games=person_stats.person(db, source).results.played,
+        target_games=person_stats.person(db, target).results.played)
 
 
 @bp.post("/players/<int:player_id>/unmerge")
@@ -151,8 +147,7 @@ def unmerge(player_id: int):
         flash(gettext(INCOMPLETE_FORM), "error")
         return redirect(url_for("players.show", player_id=person), 303)
     try:
-        with write_transaction(db):
-            players.unmerge(db, entry.id, utc_now())
+        players.unmerge(db, entry.id, utc_now())
     except ScoringError as error:
         flash(sentence_of(error), "error")
     else:

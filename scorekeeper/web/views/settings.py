@@ -27,7 +27,7 @@ def index():
         "settings/index.html",
         built_in=engine.BUILT_IN_PRESETS,
         table=presets.table_presets(db),
-        default=presets.default_name(db),
+        default=presets.default_preset(db),
         form=CsrfForm(),
         provisional_form=ProvisionalForm(formdata=None, games=ratings.provisional_games(db)),
     )
@@ -128,7 +128,7 @@ def delete_preset(preset_id: str):
 def explain():
     db = get_db()
     available = presets.all_presets(db)
-    name = request.args.get("preset") or presets.default_name(db)
+    name = request.args.get("preset") or presets.default_preset(db)
     if name not in available:
         abort(404)
     chosen = available[name]

@@ -20,27 +20,30 @@ from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.names import clean_name
 from ...engine.newgame import NAME_LENGTH
 from ...service import games, history
-from ...storage import store
+from ...service.review import review_page
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
-# The engine's sentences about malformed input name the API's fields (they
-# start with the field's name, or speak of null): a page's form has no such
-# fields to show. What a scorer can type wrong gets the page's own words;
-# the rest only a hand-made post can send.
-API_WORDS = re.compile(r"^(%\(field\)s|[a-z]+(_[a-z]+)*) |\bnull\b")
+# A posted form without its keys or fields: only a hand-made post, or a page
+# from before a change of the app, sends one.
+INCOMPLETE_FORM = N_("This form is incomplete: reload the page and try again.")
+# The engine's sentences about malformed input name the API's fields
+# (ScoringError.field): a page's form has no such fields to show. What a
+# scorer can type wrong gets the page's own words, by the field's name; the
+# rest only a hand-made post can send.
 POINTS_WORDS = {
-    "points must be a whole number from -%(limit)s to %(limit)s, not 0.":
-        N_("The points are a whole number from -%(limit)s to %(limit)s, not 0: type them again."),
+    "points": N_("The points are a whole number from -%(limit)s to %(limit)s, not 0: type "
+                 "them again."),
 }
 
 
 def in_page_words(error: ScoringError, words: dict[str, str], incomplete: str) -> ScoringError:
-    """`error` in a page's words: `words` by the engine's message, else
-    `incomplete` (the form was not the page's), when its sentence names a field."""
-    if not isinstance(error, InvalidInput) or not API_WORDS.search(error.message):
+    """`error` in a page's words: when its sentence is about an API field,
+    `words` for that field, else `incomplete` (the form was not the page's)."""
+    if not isinstance(error, InvalidInput) or error.field is None:
         return error
-    found = words.get(error.message)
-    return InvalidInput(found, **error.params) if found else InvalidInput(incomplete)
+    found = words.get(error.field)
+    params = {k: v for k, v in error.params.items() if k != "field"}
+    return InvalidInput(found, **params) if found else InvalidInput(incomplete)
 
 
 def load_game_or_404(game_id: str) -> games.Game:
@@ -75,11 +78,10 @@ def confirm_form() -> ConfirmForm:
 
 
 def review_context(game: games.Game) -> dict:
-    """A game's review, this request's page of it (review.NoSuchPage past the last)."""
+    """A game's review, this request's page of it (NoSuchPage past the last)."""
     db = get_db()
     return {
-        "review": review.build(game.setup, store.log(db, game.id), game.state,
-                               page_number(request.args)),
+        "review": review.review_of(review_page(db, game, page_number(request.args))),
         "line": history.game_line(db, game.id),
         "restore_form": confirm_form(),
     }

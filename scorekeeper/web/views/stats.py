@@ -16,18 +16,18 @@ def index():
     number = page_number(request.args)
     name = name_filter(request.args)
     first, second = name_filter(request.args, "a"), name_filter(request.args, "b")
-    board = stats.leaderboard(db, number)
-    if number > board.pages:
-        return no_such_page(board.pages)
-    player = stats.player(db, name) if name else None
+    leaderboard = stats.leaderboard(db, number)
+    if number > leaderboard.pages:
+        return no_such_page(leaderboard.pages)
+    player = stats.name_stats(db, name) if name else None
     pair = stats.head_to_head(db, first, second) if first and second else None
     wins_chart, wins_desc = bars(
-        [(r.name, r.win_rate, percent(r.win_rate)) for r in board.records], scale=1.0)
+        [(r.name, r.win_rate, percent(r.win_rate)) for r in leaderboard.rows], scale=1.0)
     gains_chart = gains_desc = None
     if player is not None:
         gains_chart, gains_desc = gains_bars(player)
     return render_template(
-        "stats/index.html", board=board, name=name, player=player, first=first,
+        "stats/index.html", leaderboard=leaderboard, name=name, player=player, first=first,
         second=second, pair=pair, names=history.known_names(db), COUNTS=tally.COUNTS,
         wins_chart=wins_chart, wins_desc=wins_desc, gains_chart=gains_chart,
         gains_desc=gains_desc, ranking=ratings.ranking(db), rating_start=ratings.CENTRE,

@@ -21,7 +21,6 @@ from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ...service import games, transfer
-from ...storage import store
 from ..api import answer, idempotency_key, json_body, known_game, parse_json
 from ...service.clock import utc_now
 from ..db import get_db
@@ -98,7 +97,7 @@ def export_csv(game_id: str):
     game = load_game_or_404(game_id)
     setup = game.setup
     standing = games.standing_events(db, game_id)
-    times = {r["seq"]: r["created_at"] for r in store.log(db, game_id)}
+    times = games.record_times(db, game_id)
     events = [recorded_event(e, setup) for _, e in standing]
     out = io.StringIO()
     writer = csv.writer(out)

@@ -1,0 +1,143 @@
+"""A tap made on a board that another phone has changed since: whether it
+still means what the tapping phone meant (docs/BOARD.md, "Two phones").
+
+Two scorers at one table tap the same game. A tap carries the version of the
+board its finger saw; what the log got after that version are the other
+phone's taps. Missa for us and Missa for them have nothing to do with each
+other: a tap counts, on the game as it now is, unless one of those records
+changed its meaning. Plain data in (the tap as the API writes it, the
+records as the log holds them), a refusal or None out.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .errors import N_, RuleViolation
+from .log import fold_corrections
+from .state import Setup
+
+# Why a tap no longer means what it meant (StaleTap.reason).
+ALREADY = "already"  # that very tap was recorded (both scorers tapped it)
+UNDONE_ALREADY = "undone_already"  # an undo: the other phone undid that very event
+SAME_KIND = "same_kind"  # the same kind for the same side, recorded otherwise
+DEAL_MOVED = "deal_moved"  # the deal or the hand moved on
+UNDONE = "undone"  # something was undone
+CORRECTED = "corrected"  # a past event was corrected
+CHAIN = "chain"  # the open chain the tap continues or ends changed
+CHANGED = "changed"  # an undo: the last event is no longer the one the board showed
+
+SENTENCES = {
+    ALREADY: N_("Already recorded on another phone: not counted twice. The score shown "
+                "includes it."),
+    UNDONE_ALREADY: N_("Already undone on another phone: not undone twice. The score shown is "
+                       "without it."),
+    SAME_KIND: N_("The same was just recorded otherwise on another phone: not counted. Check "
+                  "the score, then tap again if it is still needed."),
+    DEAL_MOVED: N_("Another phone moved on to the next deal meanwhile: not counted. Check the "
+                   "score, then tap again if it is still needed."),
+    UNDONE: N_("Another phone undid an event meanwhile: not counted. Check the score, then tap "
+               "again if it is still needed."),
+    CORRECTED: N_("Another phone corrected an event meanwhile: not counted. Check the score, "
+                  "then tap again if it is still needed."),
+    CHAIN: N_("Another phone changed the open chain meanwhile: not counted. Check the score, "
+              "then tap again if it is still needed."),
+    CHANGED: N_("Changed on another phone meanwhile: nothing undone. Check the score, then tap "
+                "again if it is still needed."),
+}
+
+UNDO = {"type": "undo"}  # the tap of an Undo button, for `stale_tap`
+
+
+class StaleTap(RuleViolation):
+    """A tap whose meaning another phone's records changed: `reason` (one of
+    the names above) says how, for a page to word it its own way."""
+
+    def __init__(self, reason: str):
+        super().__init__(SENTENCES[reason])
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A record of the game's log, as stored: "event" (payload: the event),
+    "undo" ({"undoes": seq}) or "correction" ({"corrects": seq, "event": …})."""
+
+    seq: int
+    action: str
+    payload: Mapping[str, Any]
+
+
+def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
+              unseen: Iterable[Record] = ()) -> StaleTap | None:
+    """Why `tap` (an event in its stored form, or UNDO) no longer means what
+    it meant on a board that did not have `since`, the records another phone
+    made after that board's version; None: it still does, and is judged as
+    any tap on the game as it now is. `unseen`: records the board showed,
+    but too shortly before the finger came down to have been seen (it had
+    just followed the other phone): only that very tap among them refuses it.
+
+    - The same tap recorded since (both scorers tapped it): it counts once.
+    - An undo takes back the last event the board showed: any record since
+      changes which (refused), and when that record is the other phone's
+      undo, it was that very undo.
+    - An undo or a correction since changes what the board showed: refused.
+    - The same kind for the same side recorded otherwise (a Missa with the
+      last card against a plain Missa, another adjustment): refused.
+    - The deal or the hand moved on since: the tap was of the deal before.
+    - A step of the open chain (a 5 or a 10 after a 1) or its end, when a
+      hit, a Missa or an end of chain since changed the chain.
+    Anything else (another event; the same kind for another side) counts."""
+    since, unseen = list(since), list(unseen)
+    if tap.get("type") == "undo":
+        if not since:
+            return None
+        if len(since) == 1 and since[0].action == "undo":
+            return StaleTap(UNDONE_ALREADY)
+        return StaleTap(CHANGED)
+    if tap in _standing(unseen + since).values():
+        return StaleTap(ALREADY)
+    events = [record.payload for record in since if record.action == "event"]
+    for record in since:
+        if record.action == "undo":
+            return StaleTap(UNDONE)
+        if record.action == "correction":
+            return StaleTap(CORRECTED)
+    if any(_button(event) == _button(tap) for event in events):
+        return StaleTap(SAME_KIND)
+    if any(event.get("type") in ("next_deal", "end_hand") for event in events):
+        return StaleTap(DEAL_MOVED)
+    if _follows_the_chain(setup, tap) and any(
+            event.get("type") in ("hit", "missa", "chain_end") for event in events):
+        return StaleTap(CHAIN)
+    return None
+
+
+def _standing(records: Iterable[Record]) -> dict[int, Mapping[str, Any] | None]:
+    """The events among `records` that still stand: not undone by one of
+    them, as their corrections left them (None: removed)."""
+    records = list(records)
+    undone = {record.payload.get("undoes") for record in records if record.action == "undo"}
+    return fold_corrections((record.seq, record.action, record.payload) for record in records
+                            if record.seq not in undone)
+
+
+def _button(event: Mapping[str, Any]) -> tuple:
+    """What a tap is, side and all, whatever else it says: a Missa of a side
+    (with the last card or not), a hit of a side and value, an adjustment of
+    a side, a hidden Ronda by a side for another; one of a kind for the rest
+    (the deal's announcements, its ranks, the count, the last trick)."""
+    kind = event.get("type")
+    if kind in ("missa", "adjust"):
+        return kind, event.get("side")
+    if kind == "hit":
+        return kind, event.get("side"), event.get("value")
+    if kind == "hidden_ronda":
+        return kind, event.get("side"), event.get("to")
+    return (kind,)
+
+
+def _follows_the_chain(setup: Setup, tap: Mapping[str, Any]) -> bool:
+    """Whether the tap means the open chain as the board showed it: its end,
+    or a step after its first (a first hit opens a chain of its own)."""
+    kind = tap.get("type")
+    return kind == "chain_end" or (kind == "hit" and tap.get("value") != setup.rules.hits[0])

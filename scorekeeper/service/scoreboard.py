@@ -1,0 +1,140 @@
+"""What a scoreboard shows, and its taps: the one call a board page makes
+(`shown`), and the one each of its taps and Undos makes (`tap`, `undo`).
+
+A board's tap differs from an event posted to the JSON API in two ways
+(docs/BOARD.md): made on a board that another phone has changed since, it is
+judged by what it meant there (engine/stale.py), where the API refuses any
+version but the current one (API.md); and the hand's last-card Missa counts
+once a hand (engine/moves.py, last_card_again), which the API does not ask.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlite_utils
+
+from . import games, nights, snapshots
+from .. import engine
+from ..engine.moves import Step, last_card_again, timeline
+from ..engine.stale import UNDO, Record, stale_tap
+from ..storage import store
+from ..storage.db import read_transaction, write_transaction
+
+# The last events a board lists, newest first.
+RECENT_STEPS = 6
+# A page's own records are the scorer's own taps for this long: without
+# JavaScript a second tap made before the first one's page is back (a Bount,
+# then a Missa 60 ms later) comes from the same page, with the version
+# before the first. The board drawn this soon after a record was just
+# tapped (it settles: web/board.py).
+OWN_SECONDS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class LastRecord:
+    """The log's last record, undone or not (an undo is one too)."""
+
+    action: str  # "event", "undo", "correction"
+    payload: dict
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """All a board shows of its game, read at one moment."""
+
+    game: games.Game
+    recent: tuple[Step, ...]  # the last RECENT_STEPS events, newest first
+    last_step: Step | None  # the event Undo takes back
+    last_record: LastRecord | None
+    rematch: str | None  # once over: the id of its rematch, when one was started
+    night: nights.Night | None  # once over: the club night it was a table of
+
+
+def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
+    """The game as its board shows it; raises games.GameNotFound. Its last
+    events are folded from the nearest snapshot (snapshots.py): the cost
+    does not grow with the game."""
+    with read_transaction(db):
+        game = games.load(db, game_id)
+        _, _, start, tail = snapshots.tail(db, game.id, game.setup, game.state.events,
+                                           RECENT_STEPS)
+        steps = timeline(game.setup, [event for _, event in tail], start)
+        last = store.last_record(db, game_id)
+        over = game.state.finished
+        return Shown(
+            game, tuple(steps[::-1][:RECENT_STEPS]), steps[-1] if steps else None,
+            None if last is None else LastRecord(*last),
+            games.rematch_of(db, game_id) if over else None,
+            nights.night_of_games(db, [game_id]).get(game_id) if over else None,
+        )
+
+
+def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
+        seen: int | None, page: str | None = None, glanced: int | None = None) -> games.Game:
+    """Record a board's tap (`body`, an event's plain data), made on the
+    board of version `seen`, from the page whose keys begin with `page`; a
+    key already used answers the game as it is. `glanced`: the version that
+    board showed a moment before the finger came down, when it had just
+    followed another phone's taps (too soon to have seen them). Raises
+    ScoringError subclasses: the engine's refusals, engine.stale.StaleTap,
+    and the last card's Missa a second time in a hand."""
+    with write_transaction(db):
+        game, event, key_used = games.read_event(db, game_id, body, key)
+        if key_used:
+            return game
+        refusal = last_card_again(game.state, event)
+        if refusal is not None:
+            raise refusal
+        _judge(db, game, engine.to_dict(event), seen, page, now, glanced)
+        state = engine.apply(game.state, event)
+        return games.append_event(db, game, event, state, key, now)
+
+
+def undo(db: sqlite_utils.Database, game_id: str, key: str, now: str, seen: int | None,
+         page: str | None = None) -> games.Game:
+    """A board's Undo, made on the board of version `seen`: takes back the
+    last event that board showed, or nothing."""
+    with write_transaction(db):
+        game = games.load(db, game_id)
+        if store.key_used(db, game_id, key):
+            return game
+        _judge(db, game, UNDO, seen, page, now)
+        return games.take_back(db, game, key, now)
+
+
+def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: int | None,
+           page: str | None, now: str, glanced: int | None = None) -> None:
+    """Refuse a tap made on the board of version `seen` whose meaning the
+    records since changed (engine/stale.py), leaving out the tapping page's
+    own records of the last moments; the records between `glanced` and
+    `seen` were on that board, but not yet seen."""
+    if seen is None or (seen == game.version and glanced is None):
+        return
+    if seen > game.version:  # no board ever showed it
+        games.check_version(game, seen)
+    start = seen if glanced is None or not 0 <= glanced < seen else glanced
+    records = [Record(seq, action, payload)
+               for seq, action, payload, key, created_at in store.records_since(db, game.id, start)
+               if not _own(key, created_at, page, now)]
+    since = [record for record in records if record.seq > seen]
+    unseen = [record for record in records if record.seq <= seen]
+    refusal = stale_tap(game.setup, tap_data, since, unseen)
+    if refusal is not None:
+        raise refusal
+
+
+def _own(key: str | None, created_at: str, page: str | None, now: str) -> bool:
+    """Whether a record was made from the page `page` within OWN_SECONDS."""
+    return (page is not None and key is not None and key.startswith(page)
+            and within(created_at, now, OWN_SECONDS))
+
+
+def within(then: str, now: str, seconds: float) -> bool:
+    """Whether the stored time `then` is at most `seconds` before `now`; a
+    time that cannot be read (an imported game's) is not."""
+    try:
+        return (datetime.fromisoformat(now) - datetime.fromisoformat(then)).total_seconds() \
+            <= seconds
+    except (TypeError, ValueError):  # unreadable, or without its time zone
+        return False

@@ -1,0 +1,132 @@
+"""A tap made on a board another phone has changed since counts when it still
+means what the tapping phone meant (docs/BOARD.md, "Two phones"): the rule,
+on plain data, case by case."""
+
+from support.engine import A, B, setup
+from scorekeeper.engine.stale import (
+    ALREADY, CHAIN, CHANGED, CORRECTED, DEAL_MOVED, SAME_KIND, UNDO, UNDONE, UNDONE_ALREADY,
+    Record, stale_tap,
+)
+
+GAME = setup()
+
+
+def missa(side, last_card=False):
+    return {"type": "missa", "side": side, "last_card": last_card}
+
+
+def hit(side, value):
+    return {"type": "hit", "side": side, "value": value}
+
+
+def events(*payloads, first=1):
+    return [Record(seq, "event", payload) for seq, payload in enumerate(payloads, first)]
+
+
+def reason(tap, since):
+    refusal = stale_tap(GAME, tap, since)
+    return None if refusal is None else refusal.reason
+
+
+def test_nothing_since_is_no_reason():
+    assert reason(missa(A), []) is None
+
+
+def test_missa_for_us_and_missa_for_them_both_count():
+    assert reason(missa(B), events(missa(A))) is None
+    assert reason(missa(A), events(missa(B))) is None
+
+
+def test_another_event_since_changes_nothing():
+    assert reason(missa(A), events(hit(B, 1), {"type": "adjust", "side": B, "points": 2,
+                                                "note": ""})) is None
+    assert reason({"type": "next_deal"}, events(missa(A), hit(B, 1))) is None
+
+
+def test_the_same_tap_on_both_phones_counts_once():
+    assert reason(missa(A), events(missa(A))) == ALREADY
+    assert reason(hit(B, 5), events(hit(B, 5))) == ALREADY
+    assert reason({"type": "next_deal"}, events({"type": "next_deal"})) == ALREADY
+    # Said so even when the other phone went on after it.
+    assert reason(missa(A), events(missa(A), {"type": "next_deal"})) == ALREADY
+
+
+def test_the_same_kind_for_the_same_side_recorded_otherwise_is_refused():
+    assert reason(missa(A, last_card=True), events(missa(A))) == SAME_KIND
+    assert reason({"type": "adjust", "side": A, "points": 3, "note": ""},
+                  events({"type": "adjust", "side": A, "points": 2, "note": ""})) == SAME_KIND
+    announce = {"type": "announce", "announcements": [{"side": A, "kind": "ronda"}]}
+    other = {"type": "announce", "announcements": [{"side": B, "kind": "ronda"}]}
+    assert reason(announce, events(other)) == SAME_KIND
+
+
+def test_a_tap_of_the_deal_before_is_refused_once_the_deal_moved_on():
+    assert reason(missa(B), events(missa(A), {"type": "next_deal"})) == DEAL_MOVED
+    assert reason(missa(B), events({"type": "end_hand", "cards": [20, None]})) == DEAL_MOVED
+    assert reason({"type": "end_hand", "cards": [22, None]},
+                  events({"type": "next_deal"})) == DEAL_MOVED
+
+
+def test_an_undo_or_a_correction_since_changes_what_the_board_showed():
+    assert reason(missa(B), [Record(5, "undo", {"undoes": 4})]) == UNDONE
+    assert reason(missa(B), [Record(5, "correction", {"corrects": 2, "event": None})]) == CORRECTED
+
+
+def test_the_same_tap_made_then_undone_on_the_other_phone_is_not_already_recorded():
+    since = events(missa(A), first=5) + [Record(6, "undo", {"undoes": 5})]
+    assert reason(missa(A), since) == UNDONE
+
+
+def test_the_same_tap_whose_record_was_removed_since_is_not_already_recorded():
+    since = events(missa(A), first=5) + [Record(6, "correction", {"corrects": 5, "event": None})]
+    assert reason(missa(A), since) == CORRECTED
+
+
+def test_a_step_of_the_chain_is_refused_when_the_chain_changed():
+    # The board showed A's Bount open; meanwhile the other phone ended it.
+    assert reason(hit(B, 5), events({"type": "chain_end"})) == CHAIN
+    assert reason(hit(B, 5), events(hit(A, 1))) == CHAIN  # a new chain: not the one seen
+    assert reason({"type": "chain_end"}, events(missa(B))) == CHAIN
+    # A first hit opens a chain of its own: another side's Bount since is no reason.
+    assert reason(hit(B, 1), events(hit(A, 1))) is None
+    # Something that leaves the chain as it was is no reason either.
+    assert reason(hit(B, 5), events({"type": "adjust", "side": A, "points": 1,
+                                     "note": ""})) is None
+
+
+def test_a_stale_undo_takes_back_nothing_it_did_not_show():
+    assert reason(UNDO, []) is None
+    assert reason(UNDO, [Record(7, "undo", {"undoes": 6})]) == UNDONE_ALREADY
+    assert reason(UNDO, events(missa(A), first=7)) == CHANGED
+    assert reason(UNDO, [Record(7, "undo", {"undoes": 6}), Record(8, "undo",
+                                                                  {"undoes": 5})]) == CHANGED
+
+
+def test_every_refusal_is_a_sentence_of_its_own():
+    seen = set()
+    for tap, since in [(missa(A), events(missa(A))), (missa(B), events({"type": "next_deal"})),
+                       (UNDO, [Record(2, "undo", {"undoes": 1})])]:
+        refusal = stale_tap(GAME, tap, since)
+        assert refusal.sentence() not in seen and refusal.sentence().endswith(".")
+        seen.add(refusal.sentence())
+
+
+def unseen_reason(tap, unseen, since=()):
+    refusal = stale_tap(GAME, tap, list(since), unseen)
+    return None if refusal is None else refusal.reason
+
+
+def test_what_the_board_had_just_followed_counts_only_as_that_very_tap():
+    """The board followed the other phone a moment before the finger came
+    down: its records were on the board, too shortly to have been seen."""
+    assert unseen_reason(missa(A), events(missa(A))) == ALREADY
+    assert unseen_reason(missa(B), events(missa(A))) is None
+    # A Khamsa on the Bount the board had just shown is what that board meant.
+    assert unseen_reason(hit(B, 5), events(hit(A, 1))) is None
+    assert unseen_reason({"type": "next_deal"}, events({"type": "next_deal"})) == ALREADY
+    assert unseen_reason(missa(A), events({"type": "next_deal"})) is None
+
+
+def test_a_tap_just_seen_then_undone_is_not_already_recorded():
+    unseen = events(missa(A), first=5)
+    assert unseen_reason(missa(A), unseen, [Record(6, "undo", {"undoes": 5})]) == UNDONE
