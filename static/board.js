@@ -271,9 +271,14 @@
     });
   }
 
+  // Once the next frame is painted, and the first task after it has run:
+  // that one is the browser's and whatever waits for the frame (the new
+  // score shown, an observer of it); a request started there, with the
+  // outbox's bookkeeping, made the frame's first task 5 to 15 ms longer on
+  // a slowed phone (docs/PERFORMANCE.md).
   function nextPaint() {
     return new Promise(function (resolve) {
-      requestAnimationFrame(function () { setTimeout(resolve, 0); });
+      requestAnimationFrame(function () { setTimeout(function () { setTimeout(resolve, 0); }, 0); });
     });
   }
 
@@ -626,6 +631,9 @@
     if (predicted) {
       entry.scores = submitter.dataset.scores;
       entry.needs = submitter.dataset.needs || null;
+      // Sent right after its paint: marked as tried now, in the one write
+      // before the paint, so that sending it writes nothing more.
+      entry.tried = link !== "lost";
     }
     entries.push(entry);
     save(entries);
@@ -685,7 +693,6 @@
     if (!entry && !sending) { endTurn(); }
     if (sending || !entry || entry.refused || !takeTurn()) { return null; }
     sending = true;
-    render();
     return send(entry).then(function (more) {
       sending = false;
       if (more) { return flush(); }
@@ -959,11 +966,15 @@
 
   // In a box of fixed size over the status line, under its deal line: it
   // hides neither (playtest 5) and moves nothing.
+  var noticeShown = null;  // what the box says now: written again only when it changes
   function showNotice(waiting, refused) {
     var notice = document.getElementById("link-state");
     if (!notice) { return; }
     var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
+    var shown = [state, said, waiting].join("\n");
+    if (shown === noticeShown) { return; }
+    noticeShown = shown;
     // Before anyone reloads: with the server away the page would not open
     // again (plain http has no service worker to draw it), and the taps
     // that wait are kept on this phone either way.
@@ -1181,6 +1192,8 @@
   }
 
   function firstTap() {
+    // Every tap comes here: once the screen is kept awake, it costs nothing.
+    if (tapped && root.getAttribute("data-awake") !== "off") { return; }
     tapped = true;
     update();
   }
