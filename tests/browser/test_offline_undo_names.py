@@ -132,3 +132,31 @@ def test_a_waiting_taps_label_is_the_servers_markup_for_that_event(new_phone, se
     phone.context.set_offline(False)
     expect(phone.locator("#board")).to_have_attribute("data-version", "3", timeout=8000)
     assert phone.locator(".undo-what").inner_html() == server_label
+
+
+def test_labels_that_end_with_a_number_or_a_list_are_named_whole(new_phone, server):
+    """A reveal's label ends with a number after a name, the announcements'
+    with a list of names: each is named whole, the waiting tap's and then the
+    counted ones, and put back as the server wrote it."""
+    phone = new_phone()
+    game = _game(phone, server)
+    _event(phone, server, game, {"type": "announce", "announcements": [
+        {"side": 0, "kind": "ronda"}, {"side": 1, "kind": "ronda"}]})
+    _event(phone, server, game, {"type": "reveal", "ranks": [7, 5]})
+    phone.goto(f"/games/{game}")
+    counted = "Annuler : Rangs montrés : Ali 7, Salma 5"
+    _label(phone, counted)
+    server_label = phone.locator(".undo-what").inner_html()
+    phone.context.set_offline(True)
+    _tap(phone, "button[value='missa.1']")
+    _label(phone, "Annuler : Missa · Salma")
+    _tap(phone, ".undo-button")
+    _label(phone, counted)
+    assert phone.locator(".undo-what").inner_html() == server_label
+    _tap(phone, ".undo-button")  # waits for the server: it takes back the reveal
+    _label(phone, "Annuler : Annonces : Ali Ronda, Salma Ronda")
+    phone.context.set_offline(False)
+    expect(phone.locator("html")).not_to_have_attribute("data-outbox", re.compile("."),
+                                                        timeout=8000)
+    _label(phone, "Annuler : Annonces : Ali Ronda, Salma Ronda")
+    expect_scores(phone, 0, 0)
