@@ -23,8 +23,11 @@ that painted it (the page's clock, `performance.timeOrigin` + its time):
   rendered by the server and the style sheet is cached, so the first paint
   shows the score), from the navigation's own timing.
 
-The target's figure, "tap to updated score", is taken over the taps that
-change the score, from the moment the finger lifts (the pointerup event's
+The targets' figures, "tap to updated score", are taken over the taps that
+change the score: from the finger down (the pointerdown event's own time)
+to the new score painted, over a series of Missas on a game of their own
+(24 in the full size, the two sides in turn), as a scorer taps them; and over
+the game's mix, from the moment the finger lifts (the pointerup event's
 own time: the tap is made then; how long a finger rests on the glass is the
 player's, and the harness's two dispatches make that longer than a finger
 would) to the new score painted. The same from just before the dispatch
@@ -63,22 +66,25 @@ from .common import Check, Row, median, percentile
 WHAT = "a whole game"
 HOW = ("the browser path: a tap (touch dispatched through DevTools) to the updated score "
        "painted, in headless Chromium (390×844 touch viewport, 4× CPU slowdown through "
-       "DevTools), 50 taps of a realistic mix, with and without JavaScript, p50 and p95; the "
+       "DevTools): 24 Missas from the finger down (the pointerdown's time), p50 and p90; 50 "
+       "taps of a realistic mix, with and without JavaScript, p50 and p95, the "
        "target's figure over the taps that change the score, from the finger lifted (the "
        "pointerup's time); every tap's confirmation by the server reported too; baseline in "
        "the same run, tap by tap: a trivial in-page update of a number under the same slowdown")
-TARGET = "median ≤ 50 ms, p95 ≤ 100 ms with JavaScript"
+TARGET = ("with JavaScript: a Missa, finger down to new score painted, median ≤ 35 ms; the mix, "
+          "finger lifted to new score, median ≤ 50 ms, p95 ≤ 100 ms")
 SIZES = {
-    "full": {"taps": 50, "repeats": 3, "throttle": 4},
-    "smoke": {"taps": 3, "repeats": 1, "throttle": 4},
+    "full": {"taps": 50, "repeats": 3, "throttle": 4, "missas": 24},
+    "smoke": {"taps": 3, "repeats": 1, "throttle": 4, "missas": 3},
 }
+DOWN_P50_LIMIT_MS = 35.0
 P50_LIMIT_MS = 50.0
 P95_LIMIT_MS = 100.0
 TAP_TIMEOUT_MS = 15_000
 IDLE_BETWEEN_TAPS_S = 0.05  # a scorer's taps are seconds apart: start each on an idle page
-# The page counts a second tap on the same control within 400 ms as the same
+# The page counts a second tap on the same control within 600 ms as the same
 # tap (a double tap): a scorer's second tap on one button comes later.
-SAME_CONTROL_S = 0.6
+SAME_CONTROL_S = 0.7
 NEAR_THE_END = 20  # points before the target where only the small gains stay
 
 # Installed in a page with JavaScript: `arm` before a tap, then `done` is a
@@ -161,7 +167,16 @@ BOARD = """() => {
     scores: on(".points").map(p => Number(p.textContent)),
   };
 }"""
-DONE = f"() => window.__bench.done.then(timings => ({{timings, board: ({BOARD})()}}))"
+# A tap that the page never took (a control that takes no tap for a moment)
+# fails the row rather than waiting for ever.
+DONE = (f"() => Promise.race([window.__bench.done, new Promise((_, no) => setTimeout("
+        f"() => no(new Error('no paint after the tap')), {TAP_TIMEOUT_MS}))])"
+        f".then(timings => ({{timings, board: ({BOARD})()}}))")
+
+# Whether a control of the page is still taking no tap: the settle animations
+# of style.css (the button just recorded, the whole board after a sheet's
+# move, the result), which a finger that sees the page waits out.
+SETTLING = "() => document.getAnimations().some(a => /^settle/.test(a.animationName || ''))"
 
 # Without JavaScript in the page, the harness still reads its timings: those
 # of the navigation, once its first contentful paint is in.
@@ -242,6 +257,8 @@ class Phone:
                 part["to_pointerdown"] = done["origin"] + done["down"] - started
             if done["up"] is not None:  # the finger lifted: the tap is made
                 part["lift_to_first"] = done["first"] - done["up"]
+            if done["down"] is not None:  # the finger down
+                part["down_to_first"] = done["first"] - done["down"]
             fetch = done["fetch"]
             if fetch is not None:
                 if done["down"] is not None:
@@ -273,6 +290,17 @@ class Phone:
 
     def board(self) -> dict | None:
         return self.page.evaluate(BOARD)
+
+    def settle(self) -> None:
+        """Wait until every control takes taps again, as a scorer who sees the
+        page does: a tap during a settle is dropped by design (docs/BOARD.md),
+        and the harness then waited for a page that never came. Polled from
+        here: a page without JavaScript runs no animation frame."""
+        deadline = time.monotonic() + TAP_TIMEOUT_MS / 1000
+        while self.page.evaluate(SETTLING):
+            if time.monotonic() > deadline:
+                raise AssertionError("the board never settled")
+            time.sleep(0.02)
 
     def count_cards(self, count: int) -> dict | None:
         """The end-of-hand sheet opened: type the count and preview it (Enter),
@@ -362,6 +390,7 @@ def play(phone: Phone, probe: Probe, base: str, taps: int, seed: int) -> dict:
         what, selector = choose(rng, board, target)
         time.sleep(IDLE_BETWEEN_TAPS_S)
         time.sleep(max(0.0, last_tap.get(selector, 0.0) + SAME_CONTROL_S - time.monotonic()))
+        phone.settle()
         with phone.slowed_down():
             before = board["scores"]
             part, board = phone.tap(selector)
@@ -382,6 +411,34 @@ def play(phone: Phone, probe: Probe, base: str, taps: int, seed: int) -> dict:
         raise AssertionError("the game ended before its last tap")
     return {"parts": parts, "probes": probes, "probe_lifts": probe_lifts, "kinds": kinds,
             "scores": board["scores"]}
+
+
+# The series' first taps are not counted: the page's script is compiled and
+# its code warmed up by the first taps of any scorer, not by every one.
+WARM_UP_TAPS = 2
+
+
+def missa_series(browser, base: str, throttle: int, taps: int) -> list[float]:
+    """A series of Missas on a game of its own, the two sides in turn, each on
+    an idle page: from the finger down to the new score painted, in ms (after
+    WARM_UP_TAPS more, not counted)."""
+    phone = Phone(browser, base, throttle, javascript=True)
+    try:
+        game = api_post(base, "/api/games", table.new_game_body(long=True))
+        phone.page.goto(f"/games/{game['id']}", wait_until="load")
+        phone.page.evaluate(WATCH)
+        times = []
+        for tap in range(WARM_UP_TAPS + taps):
+            time.sleep(SAME_CONTROL_S / 2)  # each side's button every 0.7 s: no double tap
+            phone.settle()
+            with phone.slowed_down():
+                part, board = phone.tap(f'#board button[name=move][value="missa.{tap % 2}"]')
+            if board is None or "down_to_first" not in part:
+                raise AssertionError(f"a Missa was not taken: {part}")
+            times.append(part["down_to_first"])
+        return times[WARM_UP_TAPS:]
+    finally:
+        phone.close()
 
 
 def summary(played: dict, prefix: str) -> dict:
@@ -409,11 +466,16 @@ def summary(played: dict, prefix: str) -> dict:
     if lifted:
         figures[f"{prefix}_score_from_lift_p50_ms"] = round(percentile(lifted, 0.5), 1)
         figures[f"{prefix}_score_from_lift_p95_ms"] = round(percentile(lifted, 0.95), 1)
+    downs = [p["down_to_first"] for p in played["parts"]
+             if p.get("score_changed") and p.get("down_to_first") is not None]
+    if downs:
+        figures[f"{prefix}_score_from_down_p50_ms"] = round(percentile(downs, 0.5), 1)
+        figures[f"{prefix}_score_from_down_p95_ms"] = round(percentile(downs, 0.95), 1)
     if played.get("probe_lifts"):
         figures[f"{prefix}_probe_from_lift_p50_ms"] = round(percentile(played["probe_lifts"], 0.5), 1)
         figures[f"{prefix}_probe_from_lift_p95_ms"] = round(percentile(played["probe_lifts"], 0.95), 1)
     names = sorted({k for p in played["parts"] if p for k in p
-                    if k not in ("total", "score_changed", "lift_to_first")})
+                    if k not in ("total", "score_changed", "lift_to_first", "down_to_first")})
     for name in names:
         values = [p[name] for p in played["parts"] if p.get(name) is not None]
         if values:
@@ -434,13 +496,17 @@ def by_kind(runs: list[dict], prefix: str) -> dict:
             for kind, values in sorted(times.items())}
 
 
-def measure(taps: int, repeats: int, throttle: int) -> Row:
+def measure(taps: int, repeats: int, throttle: int, missas: int) -> Row:
     runs = []
     with live_server("browser") as server, chromium() as browser:
         probe = Probe(browser, throttle)
         try:
             for repeat in range(repeats):
                 run: dict = {}
+                series = missa_series(browser, server.url, throttle, missas)
+                run.update(missa_from_down_p50_ms=round(percentile(series, 0.5), 1),
+                           missa_from_down_p90_ms=round(percentile(series, 0.9), 1),
+                           missa_taps=len(series), missa_times=[round(t, 1) for t in series])
                 kinds = None
                 for javascript in (True, False):
                     phone = Phone(browser, server.url, throttle, javascript)
@@ -468,12 +534,19 @@ def measure(taps: int, repeats: int, throttle: int) -> Row:
     # smoke run may have no such tap: then every tap's board stands in.
     score50 = figures.get("js_score_from_lift_p50_ms", figures["js_p50_ms"])
     score95 = figures.get("js_score_from_lift_p95_ms", figures["js_p95_ms"])
+    down50 = figures["missa_from_down_p50_ms"]
     checks = [
+        Check("with JavaScript, a Missa from the finger down to its score: median", down50, "<=",
+              DOWN_P50_LIMIT_MS, "ms"),
         Check("with JavaScript, tap to updated score: median", score50, "<=", P50_LIMIT_MS, "ms"),
         Check("with JavaScript, tap to updated score: p95", score95, "<=", P95_LIMIT_MS, "ms"),
     ]
     measured = (
-        f"with JavaScript, tap to updated score ({figures.get('js_score_taps', 0):.0f} taps "
+        f"with JavaScript, a Missa from the finger down to its new score painted "
+        f"({figures['missa_taps']:.0f} Missas, a series' median): p50 {down50:.0f} ms, p90 "
+        f"{figures['missa_from_down_p90_ms']:.0f} ms (the game's mix from the finger down: p50 "
+        f"{figures.get('js_score_from_down_p50_ms', 0):.0f} ms); "
+        f"tap to updated score ({figures.get('js_score_taps', 0):.0f} taps "
         f"that change it, a game's median), from the finger lifted: p50 {score50:.0f} ms, p95 "
         f"{score95:.0f} ms (from the touch's dispatch: p50 "
         f"{figures.get('js_score_p50_ms', 0):.0f} ms, p95 {figures.get('js_score_p95_ms', 0):.0f} "

@@ -61,8 +61,14 @@
   var lastTap = { key: null, at: -Infinity };
   function repeated(control, at) {
     var once = control.hasAttribute("data-once");
-    var key = [control, once ? "" : control.getAttribute("aria-label") || control.textContent,
-               control.value];
+    // The announcements (data-repeat) only mark the draft, which shows each
+    // one: two partners' Rondas tapped 0.3 s apart are two. The draft's
+    // chips (data-tap-group) are one control: a chip tapped away lets the
+    // next one slide under the finger, which the second tap must not take.
+    var group = control.getAttribute("data-tap-group");
+    var key = group ? [group, "", ""] :
+      [control, once ? "" : control.getAttribute("aria-label") || control.textContent,
+       control.value];
     var last = lastTap.key;
     if (last && last[0] === key[0] && last[1] === key[1] && last[2] === key[2] &&
         at - lastTap.at < DOUBLE_TAP_MS && !control.hasAttribute("data-repeat")) {
@@ -290,9 +296,14 @@
     });
   }
 
+  // Once the next frame is painted, and the first task after it has run:
+  // that one is the browser's and whatever waits for the frame (the new
+  // score shown, an observer of it); a request started there, with the
+  // outbox's bookkeeping, made the frame's first task 5 to 15 ms longer on
+  // a slowed phone (docs/PERFORMANCE.md).
   function nextPaint() {
     return new Promise(function (resolve) {
-      requestAnimationFrame(function () { setTimeout(resolve, 0); });
+      requestAnimationFrame(function () { setTimeout(function () { setTimeout(resolve, 0); }, 0); });
     });
   }
 
@@ -328,16 +339,22 @@
     }
     return control.getAttribute("aria-label") || control.textContent.trim();
   }
+  // A link made later is itself a view on its way: a third tap waits for it
+  // too (two quick Rondas, then a third that says the side holds two), and
+  // its board is asked in its own turn, before the taps made after it.
   function later(control, make) {
     var key = keyOf(control);
-    var selector = control.tagName === "BUTTON" ? "button" : "a[data-swap]";
+    var link = control.tagName !== "BUTTON";
+    var selector = link ? "a[data-swap]" : "button";
     control.classList.add("pressed");
+    if (link) { viewing += 1; }
     run(function () {
       var current = board();
       var again = current && Array.prototype.filter.call(current.querySelectorAll(selector),
         function (other) { return keyOf(other) === key; })[0];
       control.classList.remove("pressed");
-      if (again) { make(again); }
+      var made = again ? make(again, true) : null;
+      return link ? Promise.resolve(made).finally(function () { viewing -= 1; }) : made;
     });
   }
 
@@ -383,16 +400,18 @@
     event.preventDefault();
     if (viewing) { later(link, follow); } else { follow(link); }
   });
-  function follow(link) {
+  // `inline`: made in a turn of the queue already (later), not queued again.
+  function follow(link, inline) {
     if (link.getAttribute("aria-disabled") === "true") {
       sayWhy(link);
-      return;
+      return null;
     }
     link.classList.add("pressed");
     tick();
     // What to say if the server does not answer: the outbox's words for it.
-    var offline = link.closest(".announce") ? "announce-offline" : "view-offline";
-    enqueue(link.href, { method: "GET", offline: offline });
+    var offline = link.closest(".announce, .marks") ? "announce-offline" : "view-offline";
+    var options = { method: "GET", offline: offline };
+    return inline ? request(link.href, options, 0) : enqueue(link.href, options);
   }
 
   // The end-of-hand count: the sheet follows what is typed. Its Confirm
@@ -617,10 +636,14 @@
     hush();  // a new tap: the box says the state from now on, not what an earlier one needed
     var entries = load();
     var queued = ours(entries);
-    if (match[2] === "undo" && takeBack(entries, queued)) { return true; }
+    var label = describe(submitter);
+    if (match[2] === "undo") {
+      if (takeBack(entries, queued)) { return true; }
+      label = text("undo").replace("{what}", undoTarget(current, queued) || "");
+    }
     var entry = {
       id: newToken(), game: current.dataset.game, url: url.pathname,
-      fields: Array.from(data.entries()), label: describe(submitter),
+      fields: Array.from(data.entries()), label: label,
       // The game as the scorer sees it: this board, and the taps before it.
       version: Number(seen !== null && seen !== undefined ? seen : current.dataset.version) +
         queued.length, ahead: queued.length,
@@ -641,6 +664,9 @@
     if (predicted) {
       entry.scores = submitter.dataset.scores;
       entry.needs = submitter.dataset.needs || null;
+      // Sent right after its paint: marked as tried now, in the one write
+      // before the paint, so that sending it writes nothing more.
+      entry.tried = link !== "lost";
     }
     entries.push(entry);
     save(entries);
@@ -654,15 +680,43 @@
     return true;
   }
 
-  // Undo while taps wait takes back the last one here if it was never sent;
-  // else a real undo goes after it.
+  // Undo while taps wait takes back the last one here if it was never sent
+  // (the one its label names); else a real undo goes after it: after a tap
+  // that may have reached the server, or after an undo that waits (the
+  // label then names the event before, which that undo did not take).
   function takeBack(entries, queued) {
-    var last = queued[queued.length - 1];
-    if (!last || !last.waited || last.tried) { return false; }
+    var last = queued.filter(records).pop();
+    if (!last || undoes(last) || !last.waited || last.tried) { return false; }
     without(entries, last.id);
     save(entries);
     render();
     return true;
+  }
+
+  function undoes(entry) { return TAP_PATH.exec(entry.url)[2] === "undo"; }
+
+  // Whether a tap makes a record: not the end-of-hand sheet's steppers and
+  // preview, which only redraw the sheet.
+  function records(entry) {
+    return undoes(entry) || !/^end_(step|preview)$/.test((value(entry, "move") || "").split(".")[0]);
+  }
+
+  // What an Undo would take back now, in the log's words: the last tap here
+  // that no undo after it takes back, else the counted events under those
+  // (the server's, newest first, on the Undo). null: nothing is left to
+  // undo; undefined: an older event than this page knows.
+  function undoTarget(current, queued) {
+    var button = current.querySelector(".undo-button");
+    var stack = [];
+    try {
+      stack = JSON.parse((button && button.getAttribute("data-steps")) || "[]").reverse();
+    } catch (error) { /* none known */ }
+    var beyond = !!button && button.hasAttribute("data-older");
+    queued.filter(records).forEach(function (entry) {
+      if (!undoes(entry)) { stack.push(entry.label); } else if (!stack.pop()) { beyond = true; }
+    });
+    if (stack.length) { return stack[stack.length - 1]; }
+    return beyond ? undefined : null;
   }
 
   function flush() {
@@ -672,7 +726,6 @@
     if (!entry && !sending) { endTurn(); }
     if (sending || !entry || entry.refused || !takeTurn()) { return null; }
     sending = true;
-    render();
     return send(entry).then(function (more) {
       sending = false;
       if (more) { return flush(); }
@@ -806,7 +859,7 @@
   function behind(control) {
     if (!ours(load()).length) { return false; }
     var needed = "waiting-first";
-    if (link === "lost") { needed = control.closest(".announce") ? "announce-offline" : "view-offline"; }
+    if (link === "lost") { needed = control.closest(".announce, .marks") ? "announce-offline" : "view-offline"; }
     say(needed);
     return true;
   }
@@ -858,7 +911,7 @@
     }
     if (waiting) {
       loosen(current);
-      relabelUndo(current, queued[queued.length - 1]);
+      relabelUndo(current, queued);
       listWaiting(current, queued);
     }
     showRefusal(refused);
@@ -872,10 +925,24 @@
     if (last.nodeValue !== value) { last.nodeValue = value; }
   }
 
+  // `html` as the content of `node`, the server's kept until the taps are gone.
+  function showsHtml(node, html) {
+    if (!node.hasAttribute("data-stored-html")) { node.setAttribute("data-stored-html", node.innerHTML); }
+    if (node.innerHTML !== html) { node.innerHTML = html; }
+  }
+
   function restore(current) {
     current.querySelectorAll("[data-stored]").forEach(function (node) {
       node.lastChild.nodeValue = node.getAttribute("data-stored");
       node.removeAttribute("data-stored");
+    });
+    current.querySelectorAll("[data-stored-html]").forEach(function (node) {
+      node.innerHTML = node.getAttribute("data-stored-html");
+      node.removeAttribute("data-stored-html");
+    });
+    current.querySelectorAll("[data-off-waiting]").forEach(function (node) {
+      node.removeAttribute("aria-disabled");
+      node.removeAttribute("data-off-waiting");
     });
     var scores = current.querySelector(".scores.pending");
     if (scores) {
@@ -884,9 +951,39 @@
     }
   }
 
-  function relabelUndo(current, last) {
-    var label = current.querySelector(".undo-button .undo-what");  // beside its icon
-    if (label && last) { shows(label, text("undo").replace("{what}", last.label)); }
+  // The Undo names what it will take back (undoTarget), as the server names
+  // an event: the label's whole content, whatever it ends with (a name, a
+  // number, a list). None, or one this page cannot name: off.
+  function relabelUndo(current, queued) {
+    var button = current.querySelector(".undo-button");
+    var label = button && button.querySelector(".undo-what");  // beside its icon
+    if (!label) { return; }
+    var what = undoTarget(current, queued);
+    if (typeof what === "string") {
+      showsHtml(label, labelHtml(text("undo"), what));
+      if (button.hasAttribute("data-off-waiting")) {
+        button.removeAttribute("aria-disabled");
+        button.removeAttribute("data-off-waiting");
+      }
+      return;
+    }
+    showsHtml(label, escaped(text(what === null ? "nothing-to-undo" : "undo-older")));
+    set(button, "aria-disabled", "true");
+    set(button, "data-off-waiting", "");
+  }
+
+  function escaped(words) {
+    return words.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+
+  // `sentence` ("Undo: {what}") with `words` in the log's words, marked up as
+  // the server marks up the Undo's (describe.event_label): each name, in its
+  // FSI…PDI, also in a <bdi>, which style.css shortens on its own.
+  var FSI = "\u2068", PDI = "\u2069";
+  function labelHtml(sentence, words) {
+    var parts = sentence.split("{what}");
+    var named = escaped(words).split(FSI).join("<bdi>" + FSI).split(PDI).join(PDI + "</bdi>");
+    return escaped(parts[0]) + named + escaped(parts.slice(1).join(""));
   }
 
   // The waiting taps in words, newest first, as the log will name them, in
@@ -902,13 +999,21 @@
 
   // In a box of fixed size over the status line, under its deal line: it
   // hides neither (playtest 5) and moves nothing.
+  var noticeShown = null;  // what the box says now: written again only when it changes
   function showNotice(waiting, refused) {
     var notice = document.getElementById("link-state");
     if (!notice) { return; }
     var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
-    var what = said || (state ? text(state) : "");
-    var count = waiting ? plural("waiting", waiting) : "";
+    var shown = [state, said, waiting].join("\n");
+    if (shown === noticeShown) { return; }
+    noticeShown = shown;
+    // Before anyone reloads: with the server away the page would not open
+    // again (plain http has no service worker to draw it), and the taps
+    // that wait are kept on this phone either way.
+    var away = state === "lost" && waiting;
+    var what = said || (away ? text("lost-kept") : (state ? text(state) : ""));
+    var count = waiting ? plural(away ? "kept" : "waiting", waiting) : "";
     [[".link-what", what], [".link-count", count]].forEach(function (line) {
       var span = notice.querySelector(line[0]);
       if (span.textContent !== line[1]) { span.textContent = line[1]; }
@@ -1027,6 +1132,14 @@
       if (event.key === STORE || event.key === null) { render(); }
     });
     window.addEventListener("offline", unreachable);
+    // A reload (or a link away) while the server is away and taps wait: the
+    // browser asks first, as the connection box says. Nothing waiting, or
+    // the server there: the page goes at once.
+    window.addEventListener("beforeunload", function (event) {
+      if (link !== "lost" || !ours(load()).length) { return; }
+      event.preventDefault();
+      event.returnValue = "";  // the browsers that still ask for it
+    });
     window.addEventListener("online", function () { ronda.board.poll(); });
     render();
     if (ours(load()).length) { ronda.board.run(flush); }
@@ -1112,6 +1225,8 @@
   }
 
   function firstTap() {
+    // Every tap comes here: once the screen is kept awake, it costs nothing.
+    if (tapped && root.getAttribute("data-awake") !== "off") { return; }
     tapped = true;
     update();
   }

@@ -128,6 +128,8 @@ class Board:
     last_card_missa: Move | None  # on the hand's last deal: the dealer's last card
     recent: list[Step]
     undo_step: Step | None
+    # Standing events older than `recent` (an offline Undo cannot name them).
+    older: bool = False
     end_preview: EndPreview | None = None
     notice: str | None = None  # one sentence for the status line: why, or what went wrong
     rematch: str | None = None  # the id of the finished game's rematch, once started
@@ -140,13 +142,14 @@ class Board:
         return settles_board(self.just_done)
 
     @property
-    def marks(self) -> list[tuple[int, str, int]]:
-        """The draft as the strip shows it: (side, kind, how many), in the
-        sides' order, each side's kinds in the order they were marked."""
+    def marks(self) -> list["Mark"]:
+        """The draft as the strip shows it, in the sides' order, each side's
+        kinds in the order they were marked."""
         counts: dict[tuple[int, str], int] = {}
         for a in sorted(self.draft, key=lambda a: a.side):
             counts[a.side, a.kind] = counts.get((a.side, a.kind), 0) + 1
-        return [(side, kind, count) for (side, kind), count in counts.items()]
+        return [Mark(side, kind, count, draft_query(_less(self.draft, side, kind)))
+                for (side, kind), count in counts.items()]
 
     @property
     def query(self) -> str:
@@ -163,6 +166,23 @@ class Board:
     def hints(self) -> list[tuple[str, str]]:
         """Every reason given so far, with its id: (id, reason)."""
         return [(hint, reason) for reason, hint in self._hints.items()]
+
+
+@dataclass
+class Mark:
+    """A chip of the draft: a side's announcements of one kind, how many, and
+    the draft's query once one of them is taken back."""
+
+    side: int
+    kind: str
+    count: int
+    less: str
+
+
+def _less(draft: list[engine.Announcement], side: int, kind: str) -> list[engine.Announcement]:
+    """`draft` without the last announcement of `kind` marked for `side`."""
+    last = max(i for i, a in enumerate(draft) if (a.side, a.kind) == (side, kind))
+    return draft[:last] + draft[last + 1:]
 
 
 def parse_draft(values: list[str], setup: engine.Setup) -> list[engine.Announcement]:
@@ -309,6 +329,7 @@ def scoreboard_of(
         recent=list(shown.recent),
         undo_step=shown.last_step,
         rematch=shown.rematch,
+        older=shown.game.state.events > len(shown.recent),
     )
     board.just_done = _just_done(shown.last_record, now)
     if cards is not None:

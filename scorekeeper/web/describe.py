@@ -143,20 +143,23 @@ def fitted_names(words: str, sides: tuple[str, ...], room: int) -> tuple[str, ..
     return tuple(short_name(side, cap) for side in sides)
 
 
+def undo_words(event: engine.Event, sides: tuple[str, ...]) -> str:
+    """The event as the Undo's label says it after "Undo: " (event_label):
+    compact, each name isolated (FSI…PDI), the longest names cut in their
+    middle so the label takes two lines at most. The page's script says a
+    counted event it will take back offline in these very words."""
+    def what(names):
+        return event_text(event, tuple(isolated(name) for name in names), compact=True)
+    names = fitted_names(_("Undo: %(what)s") % {"what": what(sides)}, sides, UNDO_LABEL_CHARS)
+    return what(names)
+
+
 def event_label(event: engine.Event, sides: tuple[str, ...]) -> Markup:
-    """The Undo's label, "Undo: " and the event: its text the script's own
-    (FSI…PDI), each name also in a <bdi>. It takes two lines at most, so every
-    name is kept: the longest ones cut in their middle to fit, the card
-    count's words kept short (playtest: "Fin de manche : 22 cartes, …" lost
-    Karim and Salma)."""
-    def words_of(names):
-        what = event_text(event, tuple(isolated(name) for name in names), compact=True)
-        return _("Undo: %(what)s") % {"what": what}
-    words = words_of(sides)
-    names = fitted_names(words, sides, UNDO_LABEL_CHARS)
-    if names != sides:  # said again with the names cut
-        words = words_of(names)
-    words = Markup.escape(words)
+    """The Undo's label, "Undo: " and the event (undo_words): its text the
+    script's own (FSI…PDI), each name also in a <bdi>. It takes two lines at
+    most, so every name is kept (a card count's label once lost both teams'
+    names to its "…")."""
+    words = Markup.escape(_("Undo: %(what)s") % {"what": undo_words(event, sides)})
     return Markup(str(words).replace(FSI, "<bdi>" + FSI).replace(PDI, PDI + "</bdi>"))
 
 

@@ -72,7 +72,7 @@ FILTERS = {
         describe.announcement_text, describe.predicted, describe.notes_text,
         describe.to_win_text, describe.winner_text, describe.move_words,
         describe.last_trick_outcome, describe.last_trick_text, describe.bdi, describe.event_words,
-        describe.event_label, describe.announcement_html, describe.parts_text,
+        describe.event_label, describe.undo_words, describe.announcement_html, describe.parts_text,
         describe.short_names,
     )},
     # A page's events: their names isolated (<bdi>), as the board's other sentences.

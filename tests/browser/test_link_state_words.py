@@ -24,10 +24,10 @@ def test_every_connection_sentence_is_read_whole_in_its_box_at_360_px(new_phone,
       const box = document.getElementById('link-state');
       const texts = document.getElementById('outbox-texts').content;
       const what = box.querySelector('.link-what'), count = box.querySelector('.link-count');
-      const counts = Array.from(texts.querySelectorAll('[data-plural=waiting]'),
+      const counts = Array.from(texts.querySelectorAll('[data-plural=waiting], [data-plural=kept]'),
                                 n => n.textContent.replace('{num}', '12'));
-      const states = ['lost', 'busy', 'back', 'sending', 'stopped', 'announce-offline',
-                      'view-offline', 'waiting-first'];
+      const states = ['lost', 'lost-kept', 'busy', 'back', 'sending', 'stopped',
+                      'announce-offline', 'view-offline', 'waiting-first'];
       box.hidden = false;
       const cut = [];
       for (const state of states) {

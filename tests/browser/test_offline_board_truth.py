@@ -21,7 +21,7 @@ def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
     phone.context.set_offline(True)
     for name in ("Missa pour Nous", "Missa pour Nous", "Donne suivante"):
         _tap(phone, name)
-    expect(phone.locator("#link-state")).to_contain_text("3 touches en attente, non comptées")
+    expect(phone.locator("#link-state")).to_contain_text("3 touches en attente, gardées ici")
     # Score, needs and deal are the server's, together: none of the three taps guessed.
     expect_scores(phone, 0, 0)
     expect(phone.locator(".needs")).to_have_text(["encore 33", "encore 33"])

@@ -92,6 +92,8 @@ def test_the_page_rows_report_their_figures(smoke):
         assert 0 < game[f"{mode}_p50_ms"] <= game[f"{mode}_p95_ms"]
         assert 0 < game[f"{mode}_probe_p50_ms"] <= game[f"{mode}_probe_p95_ms"]
     assert sum(game["tap_mix"].values()) == game["taps_per_game"]
+    assert 0 < game["missa_from_down_p50_ms"] <= game["missa_from_down_p90_ms"]
+    assert game["missa_taps"] == sizes["bench.browser_game"]["missas"]
     history = rows["bench.history_scale"]
     for page in ("games", "stats", "home", "count"):
         assert 0 < history[f"{page}_p50_ms"] <= history[f"{page}_p99_ms"]

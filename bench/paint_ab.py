@@ -1,0 +1,72 @@
+"""The browser row's Missa series on several checkouts of the app, side by side.
+
+    git archive <commit> | tar -x -C /tmp/before    # a checkout to compare with
+    .venv/bin/python -m bench.paint_ab --rounds 6 --taps 24 before=/tmp/before now=.
+
+Each checkout is served by its own server (its code, its page and its script)
+on a fresh database, and the rounds take turns: a series of Missas on one, then
+on the next, so that what else the shared machine is doing weighs on each
+alike (its absolute times do not hold from one run to the next; the ratio
+does). A series is bench/browser_game.py's: from the finger down (the
+pointerdown's time) to the new score painted, at the row's 4× CPU slowdown.
+`--trace FILE` writes a Chromium trace of the whole run (devtools.timeline
+and the JavaScript sampler), to open in DevTools or Perfetto: where a tap's
+time goes, task by task.
+"""
+
+import argparse
+import statistics
+import tempfile
+from pathlib import Path
+
+from scorekeeper.testing.live_server import LiveServer
+
+from .browser_game import missa_series
+from .chromium import chromium
+from .common import percentile
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
+                    "disabled-by-default-v8.cpu_profiler", "blink.user_timing", "toplevel"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkouts", nargs="+", metavar="NAME=FOLDER")
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--taps", type=int, default=24, help="Missas in a series")
+    parser.add_argument("--throttle", type=int, default=4, help="CPU slowdown")
+    parser.add_argument("--trace", type=Path, help="write a Chromium trace of the run here")
+    args = parser.parse_args(argv)
+    named = [spec.split("=", 1) for spec in args.checkouts]
+    servers: list[LiveServer] = []
+    times: dict[str, list[float]] = {name: [] for name, _ in named}
+    medians: dict[str, list[float]] = {name: [] for name, _ in named}
+    try:
+        for name, folder in named:
+            scratch = Path(tempfile.mkdtemp(prefix=f"paint-ab-{name}-"))
+            server = LiveServer(scratch, scratch / "app.sqlite3", root=Path(folder).resolve(),
+                                FLASK_SECRET_KEY="a secret for this bench only")
+            server.start()
+            servers.append(server)
+            server.get("/api/games/none", timeout=30)
+        with chromium() as browser:
+            if args.trace:
+                browser.start_tracing(path=str(args.trace), categories=TRACE_CATEGORIES)
+            for _ in range(args.rounds):
+                for (name, _), server in zip(named, servers):
+                    series = missa_series(browser, server.url, args.throttle, args.taps)
+                    times[name] += series
+                    medians[name].append(round(statistics.median(series), 1))
+            if args.trace:
+                browser.stop_tracing()
+    finally:
+        for server in servers:
+            server.stop()
+    for name, _ in named:
+        print(f"{name}: p50 {percentile(times[name], 0.5):.1f} ms, p90 "
+              f"{percentile(times[name], 0.9):.1f} ms over {len(times[name])} Missas; "
+              f"each series' median: {medians[name]}")
+
+
+if __name__ == "__main__":
+    main()
