@@ -234,8 +234,11 @@ def test_no_module_but_forms_imports_a_form_class(module):
 # The web layer reaches the store through the service, which owns every
 # transaction and every read (docs/ARCHITECTURE.md). Only the app's own
 # plumbing touches storage: a request's connection (db.py), the migrations
-# at start-up (startup.py) and the backup commands (backup_cli.py).
-STORAGE_PLUMBING = {"scorekeeper.web.db", "scorekeeper.web.startup", "scorekeeper.web.backup_cli"}
+# at start-up (startup.py) and the command-line tools that open the store
+# themselves, with no request to take a connection from (backup_cli.py,
+# phones_cli.py).
+STORAGE_PLUMBING = {"scorekeeper.web.db", "scorekeeper.web.startup", "scorekeeper.web.backup_cli",
+                    "scorekeeper.web.phones_cli"}
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))
