@@ -6,7 +6,6 @@ so a test that uses them tests the same code."""
 import time
 
 import pytest
-from playwright.sync_api import expect
 
 from support.table import expect_scores, start_game, wait_for_polls
 from support.timings import QUICK
