@@ -25,13 +25,16 @@ SETTLES = """() => {
 }"""
 
 
+# When the board's polls started, by the page's own clock (in ms).
+POLL_STARTS = """() => performance.getEntriesByType("resource")
+  .filter(e => /\\/api\\/games\\/[^/?#]+$/.test(e.name)).map(e => e.startTime)"""
+
+
 def poll_gaps(page, polls: int = 3) -> list[float]:
-    """The seconds between the board's next `polls` polls."""
-    starts = []
-    page.on("request", lambda r: starts.append(time.monotonic())
-            if r.method == "GET" and "/api/games/" in r.url else None)
+    """The seconds between the board's polls, once it has made `polls` more."""
     wait_for_polls(page, polls)
-    return [later - earlier for earlier, later in zip(starts, starts[1:])]
+    starts = page.evaluate(POLL_STARTS)
+    return [(later - earlier) / 1000 for earlier, later in zip(starts, starts[1:])]
 
 
 @pytest.mark.real_time
@@ -39,7 +42,10 @@ def test_a_phone_gets_a_phones_timings(phone):
     start_game(phone)
     assert phone.evaluate(TIMINGS) == {}
     assert phone.evaluate(SETTLES) == ["0.5s", "1s"]
-    assert min(poll_gaps(phone)) >= 1.4
+    gaps = poll_gaps(phone)
+    # A poll starts when the page gets to it: a busy page starts one late, and
+    # the next one then sooner after it; not every 0.2 s as the tests' server.
+    assert min(gaps) > 1.0 and sum(gaps) / len(gaps) > 1.3, gaps
 
 
 def test_the_tests_server_hands_the_page_its_shorter_timings(phone):
@@ -50,7 +56,8 @@ def test_the_tests_server_hands_the_page_its_shorter_timings(phone):
         "overSettleMs": str(QUICK["BOARD_OVER_SETTLE_MS"])}
     assert phone.evaluate(SETTLES) == [f"{QUICK['BOARD_SETTLE_MS'] / 1000:g}s",
                                        f"{QUICK['BOARD_OVER_SETTLE_MS'] / 1000:g}s"]
-    assert max(poll_gaps(phone)) < 1.0  # a phone's are 1.5 s
+    gaps = poll_gaps(phone)
+    assert sum(gaps) / len(gaps) < 0.75, gaps  # a phone's are 1.5 s apart
     # Two taps on one Missa 0.3 s apart: two Missas here, where a phone takes
     # them as one double tap (test_offline_double_tap.py).
     missa = phone.get_by_role("button", name="Missa pour Nous")
