@@ -22,12 +22,15 @@ TEST_STAMP := $(VENV)/.test-$(VERSION)
 run: $(RUN_STAMP) translations
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
 
+# --dist loadfile: a module's tests run on one worker, one after the other, so
+# that a module's fixture (a smoke run of the benchmark, 10,000 games) is built
+# once per run, not once per worker.
 test: $(TEST_STAMP) chromium translations lint
-	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
 # No browser, no real-time wait (the markers of pyproject.toml): a few minutes.
 check: $(TEST_STAMP) translations lint
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not browser and not real_time and not slow" \
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not real_time and not slow" \
 	  $(PYTEST_ARGS)
 
 lint: $(TEST_STAMP)

@@ -22,10 +22,9 @@ from bench import run, table  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from scorekeeper import engine  # noqa: E402
 
-# The smoke run is made once (a module fixture): on one worker, not once on
-# each (`make test` runs `--dist loadgroup`). Its tests are browser tests:
-# the run drives Chromium for its browser rows.
-pytestmark = pytest.mark.xdist_group("bench_smoke")
+# The smoke run is made once (a module fixture; `make test` runs a module's
+# tests on one worker). Its tests are browser tests: the run drives Chromium
+# for its browser rows.
 HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every run.\n"
 
 

@@ -20,8 +20,6 @@ GAMES = 10_000
 # Generous, so that a loaded machine running the suite in parallel does not
 # fail it; the figures measured on a quiet one are in the report.
 BUDGET_MS = 250
-# The 10,000 games are written once (a module fixture), on one worker.
-pytestmark = pytest.mark.xdist_group("history_scale")
 
 
 def text(html):
