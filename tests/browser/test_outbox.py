@@ -227,7 +227,10 @@ def test_a_tap_whose_answer_was_lost_counts_once(phone, table_server, figures):
         # To the server's loopback address: the test runner cannot resolve table.lan.
         route.fetch(url=route.request.url.replace(table_url(table_server), table_server.url))
         reached.append(route.request.url)
-        route.abort("connectionreset")
+        try:
+            route.abort("connectionreset")
+        except PlaywrightError:  # the page gave up waiting first (a busy machine): lost too
+            pass
 
     phone.route("**/play", answer_lost)
     phone.get_by_role("button", name=TAPS[0], exact=True).tap()
