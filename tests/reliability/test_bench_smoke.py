@@ -22,12 +22,12 @@ from bench import run, table  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from scorekeeper import engine  # noqa: E402
 
-# The smoke run is made once (a module fixture; `make test` runs a module's
-# tests on one worker). Its tests are browser tests: the run drives Chromium
-# for its browser rows.
 HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every run.\n"
 
 
+# The smoke run is made once (a module fixture; `make test` runs a module's
+# tests on one worker, in a row). Its tests are browser tests: the run drives
+# Chromium for its browser rows.
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory):
     folder = tmp_path_factory.mktemp("bench")
