@@ -3,23 +3,46 @@
 # browser tests, the compiled translations), so a fresh machine needs nothing else.
 # `make run` installs the app's own dependencies only, all pure Python: it
 # works where there is no compiler and no Chromium, as on a phone (Termux).
+# `make check` is the developers' fast loop: the linter and every test that
+# needs no browser and waits on no clock. Every install takes the versions
+# the tests passed with (constraints.txt).
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
-VERSION := $(shell cksum pyproject.toml | cut -d' ' -f1)
+CONSTRAINTS := constraints.txt
+VERSION := $(shell cat pyproject.toml $(CONSTRAINTS) | cksum | cut -d' ' -f1)
 RUN_STAMP := $(VENV)/.run-$(VERSION)
 TEST_STAMP := $(VENV)/.test-$(VERSION)
 
-.PHONY: run test bench chromium https-tools translations clean
+.PHONY: run test check lint constraints bench chromium https-tools translations clean
 
 run: $(RUN_STAMP) translations
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
 
-test: $(TEST_STAMP) chromium https-tools translations
-	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+# --dist loadfile: a module's tests run on one worker, one after the other, so
+# that a module's fixture (a smoke run of the benchmark, 10,000 games) is built
+# once per run, not once per worker.
+test: $(TEST_STAMP) chromium https-tools translations lint
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+
+# No browser, no real-time wait (the markers of pyproject.toml): a few minutes.
+# The pages' and forms' fuzzers send a quarter of their requests here (all of
+# them in `make test`).
+check: $(TEST_STAMP) translations lint
+	FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not real_time and not slow" \
+	  $(PYTEST_ARGS)
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+
+# Once `make test` passes after a dependency changed: the versions it passed with.
+constraints: $(TEST_STAMP)
+	{ sed -n '/^#/p' $(CONSTRAINTS); $(BIN)/python -m pip freeze --exclude-editable | \
+	  sed -E 's|^openskill @ .*/openskill-([^-]+)-.*|openskill==\1|'; } > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 
 # Issue 7's measurements at full sizes: writes bench/results.json and the table
 # of docs/PERFORMANCE.md (a few minutes; `make test` runs them at tiny sizes).
@@ -30,23 +53,23 @@ bench: $(TEST_STAMP)
 translations: $(RUN_STAMP)
 	@$(BIN)/pybabel compile -d translations 2>&1 | grep -v '^compiling' || true
 
-$(RUN_STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e .
 	@# openskill's wheels for this machine are compiled (mypyc): its pure-Python
 	@# wheel is the one a phone gets, so every machine runs that same code.
 	rm -rf $(VENV)/pure
 	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --platform any \
 	  --implementation py --python-version $$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])') \
-	  -d $(VENV)/pure 'openskill>=6.2,<7'
+	  -c $(CONSTRAINTS) -d $(VENV)/pure 'openskill>=6.2,<7'
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall $(VENV)/pure/openskill-*-py3-none-any.whl
 	rm -f $(VENV)/.run-* $(VENV)/.installed-*
 	touch $@
 
 # The test tools (Playwright among them, which needs a browser) on top.
 $(TEST_STAMP): $(RUN_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[test]'
 	rm -f $(VENV)/.test-*
 	touch $@
 

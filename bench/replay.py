@@ -8,6 +8,7 @@ stored log) is reported beside it, not checked.
 
 import random
 import time
+from functools import partial
 
 from scorekeeper import engine
 
@@ -22,6 +23,10 @@ SIZES = {
     "smoke": {"lengths": [20, 100], "repeats": 2, "events_per_repeat": 200},
 }
 RATE_LIMIT = 200_000
+
+
+def parse_and_replay(setup, raw: list[dict]):
+    return engine.replay(setup, [engine.recorded_event(e, setup) for e in raw])
 
 
 def rate(function, events: int, times: int) -> tuple[float, float]:
@@ -47,12 +52,9 @@ def measure(lengths: list[int], repeats: int, events_per_repeat: int) -> Row:
         assert expected.events == length and not expected.finished
         times = max(1, events_per_repeat // length)
         for run in runs:
-            wall, cpu = rate(lambda: engine.replay(setup, events), length, times)
+            wall, cpu = rate(partial(engine.replay, setup, events), length, times)
             run[f"fold_{length}"], run[f"fold_{length}_cpu"] = round(wall), round(cpu)
-            wall, _ = rate(
-                lambda: engine.replay(setup, [engine.recorded_event(e, setup) for e in raw]),
-                length, times,
-            )
+            wall, _ = rate(partial(parse_and_replay, setup, raw), length, times)
             run[f"parse_fold_{length}"] = round(wall)
         for key, name in (("fold_{}", "fold_{}_events_per_s"),
                           ("fold_{}_cpu", "fold_{}_events_per_cpu_s"),

@@ -2,11 +2,24 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
+from support.stores import copy_store, migrated_template
+
+
+@pytest.fixture(scope="session")
+def migrated_store(tmp_path_factory):
+    """One store migrated per run (per worker): each test's store is a copy of it."""
+    return migrated_template(tmp_path_factory.mktemp("template"))
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3")})
+def fresh_store(tmp_path, migrated_store):
+    """The path of a new, empty, migrated store of this test's own."""
+    return copy_store(migrated_store, tmp_path / "test.sqlite3")
+
+
+@pytest.fixture
+def app(fresh_store):
+    return create_app({"TESTING": True, "DATABASE": str(fresh_store)})
 
 
 @pytest.fixture

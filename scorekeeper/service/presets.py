@@ -13,7 +13,7 @@ import sqlite_utils
 from .. import engine
 from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput
-from ..engine.names import clean_name, name_key, visible_name
+from ..engine.names import name_key, visible_name
 from ..engine.newgame import NAME_LENGTH
 
 DEFAULT_KEY = "default_preset"

@@ -42,6 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,  # a game can stay open all evening
+        **template_helpers.BOARD_TIMINGS,
     )
     app.config.from_prefixed_env()
     if test_config is not None:

@@ -8,14 +8,22 @@ again on the error page: a bare 500. Here such bytes stay percent-encoded
 (`%FF`), as werkzeug already leaves a percent-encoded byte that is not UTF-8.
 """
 
-from urllib.parse import parse_qsl
+import codecs
+from urllib.parse import parse_qsl, quote
 
 from flask import Request as FlaskRequest
 from werkzeug.utils import cached_property
 
-# Registered by werkzeug.urls (imported by werkzeug's request): quotes the
-# bytes a codec could not read.
-QUOTE_BAD_BYTES = "werkzeug.url_quote"
+
+def quote_bad_bytes(error: UnicodeDecodeError) -> tuple[str, int]:
+    """A codec's error handler: the bytes it could not read, percent-encoded."""
+    return quote(error.object[error.start:error.end], safe=""), error.end
+
+
+# Registered here, under a name of the app's own: werkzeug registers one like
+# it, but under a name that is its internal detail.
+QUOTE_BAD_BYTES = "scorekeeper.quote_bad_bytes"
+codecs.register_error(QUOTE_BAD_BYTES, quote_bad_bytes)
 
 
 class Request(FlaskRequest):

@@ -4,13 +4,34 @@ too. Wording of the game's events and rules: describe.py, rule_texts.py."""
 
 from datetime import date, datetime
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_babel import format_date, format_datetime, format_decimal, format_percent, gettext
+from markupsafe import Markup, escape
 
 from . import assets, charts, describe, forms, i18n, rule_texts
 from ..engine import RANKS, RULE_KEYS
 from ..engine.limits import LIMITS
 from ..service.nights import Tie
+
+
+# The board's timings, as a phone gets them: how often it asks whether
+# another phone changed the game, how close a second tap on one control is
+# the same tap, how long a control just answered (and the result's buttons)
+# take no tap. board.js and style.css hold these very values; a server
+# configured otherwise (the browser tests, but where a timing is their
+# subject) says so on <html>, as data-poll-ms and so on.
+BOARD_TIMINGS = {"BOARD_POLL_MS": 1500, "BOARD_DOUBLE_TAP_MS": 600, "BOARD_SETTLE_MS": 500,
+                 "BOARD_OVER_SETTLE_MS": 1000}
+
+
+def board_timings() -> Markup:
+    """The <html> attributes of the timings configured otherwise than a
+    phone's: BOARD_POLL_MS as data-poll-ms, and so on."""
+    config = current_app.config
+    return Markup("").join(
+        Markup(' data-{}="{}"').format(key.removeprefix("BOARD_").lower().replace("_", "-"),
+                                       escape(config[key]))
+        for key, phone in BOARD_TIMINGS.items() if config[key] != phone)
 
 
 def when(stored: str | None) -> str:
@@ -87,7 +108,7 @@ def init_app(app: Flask) -> None:
         # A night's screen link, for a TV's browser to be pointed at.
         qr_data_uri=lambda url: charts.qr_code(url, scale=4, border=2)[0],
         RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
-        RULE_KEYS=RULE_KEYS,
+        RULE_KEYS=RULE_KEYS, board_timings=board_timings,
         # A call, not `["", ""]|join_list`: Jinja computes a filter of constants
         # once, when it compiles the template, in no request's language.
         list_separator=lambda: i18n.join_list(["", ""]),

@@ -1,6 +1,7 @@
 """Browser tests: Playwright driving Debian's Chromium (no browser download;
 its one configuration: scorekeeper/testing/chromium.py) against the real
-server (waitress) on a free loopback port."""
+server (waitress) on a free loopback port, with the board's timings made
+short (support/timings.py) but for a test marked `real_time`."""
 
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from scorekeeper.testing.chromium import chromium
 from scorekeeper.testing.live_server import serving
 from support.table import context_for
+from support.timings import QUICK_ENV
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 
@@ -20,10 +22,28 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    # The big screen asks for news every 250 ms (1 s when served): a test waits less.
-    with serving(tmp_path_factory.mktemp("live"), "browser", FLASK_SCREEN_POLL_MS="250") as live:
+def quick_server(tmp_path_factory):
+    """The live server of the browser tests, the board's timings made short
+    (and the big screen asking for news every 250 ms, 1 s when served)."""
+    with serving(tmp_path_factory.mktemp("live"), "browser", FLASK_SCREEN_POLL_MS="250",
+                 **QUICK_ENV) as live:
         yield live
+
+
+@pytest.fixture(scope="session")
+def phone_timed_server(tmp_path_factory):
+    """A live server at a phone's own timings, started for the first test
+    whose subject is one of them."""
+    with serving(tmp_path_factory.mktemp("live-phone-timed"), "phone-timed") as live:
+        yield live
+
+
+@pytest.fixture
+def server(request):
+    """This test's live server: at a phone's timings for a test marked
+    `real_time` (a double tap 0.3 s apart, the settle), short ones otherwise."""
+    timed = request.node.get_closest_marker("real_time") is not None
+    return request.getfixturevalue("phone_timed_server" if timed else "quick_server")
 
 
 @pytest.fixture(scope="session")

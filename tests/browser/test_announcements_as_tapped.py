@@ -39,10 +39,11 @@ def _chips(page):
     return page.locator(".draft-strip .marks li")
 
 
+@pytest.mark.real_time  # the gaps between the taps are the subject
 @pytest.mark.parametrize("gap_ms", [300, 450, 550, 700])
 def test_two_rondas_tapped_quickly_are_both_marked(new_phone, server, gap_ms):
     phone = new_phone()
-    for attempt in range(3):  # a loaded machine can stretch the gap: a new game, again
+    for _ in range(3):  # a loaded machine can stretch the gap: a new game, again
         _game(phone, server)
         x, y = _centre(phone, RONDA)
         phone.evaluate(_CLICKS)
@@ -79,6 +80,7 @@ def test_a_third_ronda_says_why_and_a_double_tap_is_taken_back_before_confirm(
     expect_scores(phone, 1, 0)
 
 
+@pytest.mark.real_time  # a double tap within a phone's own window
 @pytest.mark.parametrize("language, says", [
     ("fr", "Nous avons déjà annoncé : chaque joueur annonce une fois par donne."),
     ("ar", "أعلنّا من قبل: كل لاعب يعلن مرة واحدة في كل توزيعة."),

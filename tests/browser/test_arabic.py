@@ -10,6 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scorekeeper.testing.live_server import serving
+from support.timings import QUICK_ENV
 from support.table import expect_scores, mark, tap
 
 AXE = Axe()
@@ -18,7 +19,7 @@ ARABIC = {"locale": "ar-MA"}  # the browser asks for Arabic: Accept-Language ar-
 
 @pytest.fixture(scope="module")
 def arabic_server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("arabic"), "arabic") as live:
+    with serving(tmp_path_factory.mktemp("arabic"), "arabic", **QUICK_ENV) as live:
         yield live
 
 

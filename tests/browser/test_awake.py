@@ -18,13 +18,14 @@ from playwright.sync_api import expect
 from scorekeeper.testing.chromium import TABLE_HOST
 from support.table import TABLE_ENV, table_phone
 from scorekeeper.testing.live_server import serving
+from support.timings import QUICK_ENV
 from support.table import start_game, tap
 from support.accessibility import check as check_accessible
 
 
 @pytest.fixture(scope="module")
 def table_server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("awake"), "awake", **TABLE_ENV) as live:
+    with serving(tmp_path_factory.mktemp("awake"), "awake", **TABLE_ENV, **QUICK_ENV) as live:
         yield live
 
 

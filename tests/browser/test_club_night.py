@@ -5,7 +5,6 @@ two seconds without reloading; the new pages are axe clean and fit 360 px."""
 import re
 import time
 
-import pytest
 from playwright.sync_api import expect
 
 from support.table import tap

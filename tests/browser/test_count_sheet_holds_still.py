@@ -100,6 +100,7 @@ def centre(page, selector):
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+@pytest.mark.real_time
 @pytest.mark.parametrize("javascript, gaps", [(True, (150, 500)), (False, (300,))])
 def test_a_double_tap_on_confirm_ends_no_hand_early(new_phone, server, javascript, gaps):
     page = new_phone(java_script_enabled=javascript)

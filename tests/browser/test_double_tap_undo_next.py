@@ -12,6 +12,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+pytestmark = pytest.mark.real_time  # the gaps are the subject: a phone's timings
 
 def post(page, server, path, body):
     return page.request.post(f"{server.url}{path}", data=json.dumps(body),

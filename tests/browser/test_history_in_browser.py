@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.testing.live_server import serving
+from support.timings import QUICK_ENV
 from support.table import tap
 from support.accessibility import check
 
@@ -18,7 +19,7 @@ from support.accessibility import check
 def server(tmp_path_factory):
     """A server of this module's own: its games must not become the names the
     new-game page offers to the other browser tests (it offers the last ones)."""
-    with serving(tmp_path_factory.mktemp("history-live"), "history") as live:
+    with serving(tmp_path_factory.mktemp("history-live"), "history", **QUICK_ENV) as live:
         yield live
 
 

@@ -5,12 +5,11 @@ is read whole at 360 px, in French, Arabic and English, in its fixed box
 under the deal line (the state in one line and the count in one, or a longer
 state in both: nothing is cut, nothing moves)."""
 
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from support.table import start_game
+from support.table import start_game, wait_past_double_tap
 
 SMALL = {"width": 360, "height": 640}
 
@@ -74,13 +73,13 @@ def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot,
     screenshot(phone, f"offline-announcement-{language}")
     assert phone.locator("#board .pads").bounding_box() == buttons  # nothing moved
     assert "a=" not in phone.url  # nothing was marked
-    time.sleep(0.7)  # not a double tap
+    wait_past_double_tap(phone)
     phone.get_by_role("link", name=end_of_hand, exact=True).tap()
     expect(state).to_contain_text(sheet)
     # Once the sentence has been read, the box says the connection again.
     expect(state).not_to_contain_text(sheet, timeout=8000)
     expect(state).to_be_visible()
     phone.context.set_offline(False)
-    time.sleep(0.7)
+    wait_past_double_tap(phone)
     phone.locator(".side-0 .announce a").filter(has_text=ronda).first.tap()
     phone.wait_for_url("**a=0-ronda**")  # back online, the same tap marks it

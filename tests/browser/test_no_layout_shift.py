@@ -30,10 +30,10 @@ PHONES = {"fr-390": ("fr-FR", 390, 844), "ar-360": ("ar", 360, 640)}
 
 
 @pytest.fixture(scope="module")
-def addresses(browser, server):
-    context = browser.new_context(base_url=server.url, locale="fr-FR", has_touch=True)
+def addresses(browser, quick_server):
+    context = browser.new_context(base_url=quick_server.url, locale="fr-FR", has_touch=True)
     try:
-        yield _pages(context.new_page(), server)
+        yield _pages(context.new_page(), quick_server)
     finally:
         context.close()
 

@@ -3,16 +3,14 @@ nothing half-guessed (playtest 1, #6); a tap on its way shows its score and
 what each side then needs together; a waiting tap is named as the log will
 name it."""
 
-import time
-
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game
+from support.table import expect_scores, start_game, wait_past_double_tap
 
 
 def _tap(page, name):
     page.get_by_role("button", name=name, exact=True).tap()
-    time.sleep(0.7)  # not a double tap
+    wait_past_double_tap(page)
 
 
 def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):

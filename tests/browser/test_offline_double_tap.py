@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from support.table import expect_scores, start_game
 
+pytestmark = pytest.mark.real_time  # the gaps are the subject: a phone's timings
+
 # Each click's own time on the page, before any listener of the page's.
 _CLICKS = """() => { window.clicks = [];
   window.addEventListener('click', e => window.clicks.push(e.timeStamp), true); }"""

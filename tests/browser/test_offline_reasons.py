@@ -4,11 +4,10 @@ announcements, after a waiting "Next deal"). A tap on it says what it waits
 for (the server, the waiting taps), not the board's stale reason; and what a
 tap needed gives way to the state at the next tap."""
 
-import time
 
 from playwright.sync_api import expect
 
-from support.table import mark, start_game, tap
+from support.table import mark, start_game, tap, wait_past_double_tap
 
 
 def _announced(phone):
@@ -23,7 +22,7 @@ def _announced(phone):
 def _press(phone, role, name):
     # Forced: a finger taps a control that is off too (aria-disabled), to hear why.
     phone.get_by_role(role, name=name, exact=True).tap(force=True)
-    time.sleep(0.7)  # not a double tap
+    wait_past_double_tap(phone)
 
 
 def test_offline_an_announcement_after_a_waiting_next_deal_needs_the_server(phone, screenshot):
@@ -66,6 +65,6 @@ def test_a_tap_on_its_way_comes_before_the_reason_of_the_board_before_it(phone):
     held[0].continue_()
     phone.unroute(f"**/games/{game}/play")
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
-    time.sleep(0.7)
+    wait_past_double_tap(phone)
     phone.get_by_role("link", name="Ronda pour Nous", exact=True).tap()
     phone.wait_for_url("**a=0-ronda**")  # counted, the same tap marks it

@@ -7,12 +7,11 @@ so it shortens the same way and keeps every name."""
 
 import json
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores
+from support.table import expect_scores, wait_past_double_tap
 
 # The label as read: the names' direction isolates aside.
 LABEL = r"""() => document.querySelector('.undo-what').textContent.replace(/[\u2066-\u2069]/g, '')"""
@@ -38,7 +37,7 @@ def _label(page, expected):
 
 def _tap(page, selector):
     page.locator(selector).tap()
-    time.sleep(0.7)  # the next tap on it is no double tap (the guard's 600 ms)
+    wait_past_double_tap(page)  # the next tap on it is no double tap
 
 
 def _waiting(page):
@@ -119,12 +118,12 @@ def test_a_waiting_taps_label_is_the_servers_markup_for_that_event(new_phone, se
     phone.goto(f"/games/{game}?lang={language}")
     phone.locator("button[value='missa.1']").tap()
     expect(phone.locator("#board")).to_have_attribute("data-version", "1")
-    time.sleep(0.7)
+    wait_past_double_tap(phone)
     server_label = phone.locator(".undo-what").inner_html()
     assert "<bdi>" in server_label
     phone.locator(".undo-button").tap()
     expect(phone.locator("#board")).to_have_attribute("data-version", "2")
-    time.sleep(0.7)
+    wait_past_double_tap(phone)
     phone.context.set_offline(True)
     phone.locator("button[value='missa.1']").tap()
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")

@@ -2,12 +2,10 @@
 sight and moves nothing, and the board lists the waiting taps in words (a
 waiting Next deal, a second Missa), so no one taps them again."""
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game
+from support.table import expect_scores, start_game, wait_for_polls, wait_past_double_tap
 
 WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, hors du score : ",
                 "Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069, Donne suivante"),
@@ -27,7 +25,7 @@ UNCOVERED = """() => { const line = document.querySelector('.status-text span').
 
 def _tap(phone, name):
     phone.get_by_role("button", name=name, exact=True).tap()
-    time.sleep(0.7)  # not a double tap
+    wait_past_double_tap(phone)
 
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 640)])
@@ -65,7 +63,7 @@ def test_arabic_too(new_phone, screenshot):
     phone.goto(phone.url + "?lang=ar")
     phone.context.set_offline(True)
     phone.locator("button[value=next_deal]").tap()
-    time.sleep(0.7)  # not a double tap
+    wait_past_double_tap(phone)
     phone.locator("button[value='hit.1.1']").tap()
     expect(phone.locator(".announce-slot .quiet-strip")).to_contain_text(
         WORDS["ar"][3] + "بونت (1) · \u2068Eux\u2069، التوزيعة التالية")  # Arabic's own comma
@@ -88,5 +86,5 @@ def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal
     phone.context.set_offline(False)
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
-    phone.wait_for_timeout(1600)  # a poll later, still deal 2
+    wait_for_polls(phone)  # a poll later, still deal 2
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6")

@@ -4,7 +4,7 @@ and a tap the server cannot take yet keeps its score, marked, until it counts.""
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, tap
+from support.table import expect_scores, start_game, tap, wait_past_double_tap
 
 
 def test_the_new_score_shows_before_the_server_answers_then_is_confirmed(phone):
@@ -39,7 +39,7 @@ def second_missa_answered(phone, status: int, sentence: str) -> None:
     tap(phone, "Missa pour Eux")
     phone.route(TAPS, lambda route: route.fulfill(
         status=status, content_type="text/html", body=f'<p role="alert">{sentence}</p>'))
-    phone.wait_for_timeout(600)  # a second Missa, not a double tap on the first
+    wait_past_double_tap(phone)  # a second Missa, not a double tap on the first
     phone.get_by_role("button", name="Missa pour Eux").tap()
 
 

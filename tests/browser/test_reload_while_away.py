@@ -8,9 +8,9 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 
-from support.table import expect_scores, start_game
+from support.table import expect_scores, start_game, wait_past_double_tap
 
 SAYS = {"fr": ("Sans serveur, pas de rechargement", "2 touches en attente, gardées ici"),
         "ar": ("لا خادم: لا يمكن إعادة تحميل الصفحة", "لمستان في الانتظار، محفوظتان هنا"),
@@ -63,7 +63,7 @@ def test_a_reload_with_taps_waiting_asks_first_and_the_taps_count_once(new_phone
     expect(phone.locator("#link-state .link-what")).to_have_text(
         "Sans serveur, pas de rechargement")
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")
-    with pytest.raises(Exception):  # asked again, and let go: the browser's own error page
+    with pytest.raises(PlaywrightError):  # asked again, and let go: the browser's own error page
         phone.reload()
     assert asked == ["beforeunload", "beforeunload"]
     phone.context.set_offline(False)
@@ -78,11 +78,11 @@ def test_with_nothing_waiting_a_reload_goes_at_once(new_phone):
     start_game(phone)
     phone.locator("button[value='missa.0']").tap()
     expect(phone.locator("#board")).to_have_attribute("data-version", "1")
-    time.sleep(0.7)
+    wait_past_double_tap(phone)
     asked = []
     phone.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
     phone.context.set_offline(True)
     expect(phone.locator("#link-state")).to_be_visible()  # the page knows the server is away
-    with pytest.raises(Exception):  # the browser's own error page, at once
+    with pytest.raises(PlaywrightError):  # the browser's own error page, at once
         phone.reload()
     assert asked == []

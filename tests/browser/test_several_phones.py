@@ -3,11 +3,13 @@
 import json
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from support.table import expect_scores, start_game, tap
 
 
+@pytest.mark.real_time
 def test_a_double_tap_scores_once(phone):
     start_game(phone)
     phone.get_by_role("button", name="Missa pour Nous").dblclick()
@@ -34,6 +36,7 @@ def test_a_double_submit_without_javascript_scores_once(phone_without_js):
     expect_scores(page, 0, 1)
 
 
+@pytest.mark.real_time  # a phone's poll
 def test_another_phone_follows_within_two_seconds(phone, new_phone):
     start_game(phone)
     other = new_phone()

@@ -6,9 +6,11 @@ why when tapped."""
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, mark, start_game, tap
+from support.table import expect_scores, mark, start_game, tap, wait_for_polls
+from support.table import wait_past_double_tap
 
 
 def state(page):
@@ -48,6 +50,7 @@ DOUBLE_TAP = """selector => new Promise(resolve => {
 })"""
 
 
+@pytest.mark.real_time
 def test_a_second_tap_right_after_the_first_ones_answer_counts_once(phone):
     start_game(phone)
     elapsed = phone.evaluate(DOUBLE_TAP, "button[value='missa.0']")
@@ -60,6 +63,7 @@ def test_a_second_tap_right_after_the_first_ones_answer_counts_once(phone):
     expect_scores(phone, 2, 0)
 
 
+@pytest.mark.real_time
 def test_a_double_tap_on_missa_with_a_chain_open_is_one_missa_and_no_undo(phone):
     start_game(phone)
     tap(phone, "1 Bount pour Eux")
@@ -148,7 +152,7 @@ def test_the_rematch_is_the_new_games_address_on_every_phone(phone, new_phone, s
     expect(phone.locator("#board[data-live='1']")).to_be_visible()
     # The other phone follows to the rematch, and stays there.
     expect(other).to_have_url(rematch, timeout=5000)
-    other.wait_for_timeout(2000)
+    wait_for_polls(other)
     expect(other).to_have_url(rematch)
     phone.reload()
     assert phone.url == rematch and state(phone)["version"] == 0
@@ -180,7 +184,7 @@ def test_an_announcement_after_the_first_card_is_recorded_from_the_board(phone):
 def test_a_side_that_announced_says_so_instead_of_drafting_twice(phone):
     start_game(phone)
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
-    phone.wait_for_timeout(600)  # a second tap, not a double tap
+    wait_past_double_tap(phone)  # a second tap, not a double tap
     phone.get_by_role("link", name="Ronda pour Nous").tap(force=True)  # it is off
     expect(phone.locator("#notice")).to_have_text(
         "Nous avons déjà annoncé : chaque joueur annonce une fois par donne.")

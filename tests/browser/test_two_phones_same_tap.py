@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game
+from support.table import expect_scores, start_game, wait_past_double_tap
 
 
 @pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
@@ -83,6 +83,7 @@ def two_phones(phone, new_phone):
     return phone, other
 
 
+@pytest.mark.real_time  # the gap between the phones' taps is the subject
 def test_the_same_missa_on_two_phones_counts_once_whatever_the_gap(phone, new_phone):
     """0, 200, 500 and 800 ms apart. From 500 ms, the second phone's board
     follows the first phone's tap before its own finger comes down: its next
@@ -106,7 +107,7 @@ def test_the_same_missa_on_two_phones_counts_once_whatever_the_gap(phone, new_ph
         expect_scores(second, round_, 0)
         for page in (first, second):  # the next round's taps land on controls that take them
             page.wait_for_function(SETTLED, polling="raf")
-        first.wait_for_timeout(600)  # and are no double tap of these (board.js, DOUBLE_TAP_MS)
+        wait_past_double_tap(first)  # and are no double tap of these
 
 
 def test_a_missa_tapped_just_after_the_board_followed_the_same_one_counts_once(phone, new_phone):

@@ -56,6 +56,7 @@ def still_the_result(page, server, game_id, scores=(11, 0)):
     assert state["finished"] and state["rematch"] is None and state["scores"] == list(scores)
 
 
+@pytest.mark.real_time
 @pytest.mark.parametrize("javascript, gaps", [(True, (60, 400, 700)),
                                               (False, (150, 700))])
 def test_a_double_tap_on_the_winning_over_starts_no_rematch(new_phone, server, screenshot,
@@ -74,6 +75,7 @@ def test_a_double_tap_on_the_winning_over_starts_no_rematch(new_phone, server, s
     expect(page.locator("#board[data-live='1']")).to_be_visible()
 
 
+@pytest.mark.real_time
 @pytest.mark.parametrize("javascript", [True, False])
 def test_a_double_tap_on_the_winning_confirm_leaves_the_result(new_phone, server, javascript):
     page = new_phone(java_script_enabled=javascript)
@@ -83,6 +85,7 @@ def test_a_double_tap_on_the_winning_confirm_leaves_the_result(new_phone, server
     still_the_result(page, server, game_id, (15, 0))
 
 
+@pytest.mark.real_time
 def test_the_result_s_controls_take_no_tap_at_first_then_do(new_phone, server):
     """What the fix is: for a moment after the result appears, a tap on its
     controls goes through to the page (nothing under it acts); then they take it."""

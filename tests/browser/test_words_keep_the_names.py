@@ -105,7 +105,7 @@ def test_the_arabic_end_of_hand_row_takes_no_more_room_than_the_others(new_phone
             assert lines_of(row.locator(".what")) <= 2, (language, names)
     for (language, players, name), height in heights.items():
         if language == "ar":
-            others = [h for (l, p, n), h in heights.items() if l != "ar" and p == players
+            others = [h for (lang, p, n), h in heights.items() if lang != "ar" and p == players
                       and (n == name or players == 2 and n not in TEAMS and name not in TEAMS
                            and (n in ("Nous", "Us")) == (name == "نحن"))]
             assert height <= max(others) + 1, (players, name, height, others)

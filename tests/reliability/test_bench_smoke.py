@@ -21,9 +21,13 @@ if str(ROOT) not in sys.path:  # bench/ is not installed: it lives beside the pa
 from bench import run, table  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from scorekeeper import engine  # noqa: E402
+
 HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every run.\n"
 
 
+# The smoke run is made once (a module fixture; `make test` runs a module's
+# tests on one worker, in a row). Its tests are browser tests: the run drives
+# Chromium for its browser rows.
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory):
     folder = tmp_path_factory.mktemp("bench")
@@ -39,6 +43,7 @@ def smoke(tmp_path_factory):
     return json.loads(results.read_text()), doc.read_text()
 
 
+@pytest.mark.browser
 def test_every_row_runs_and_reports_its_figures(smoke):
     report, _ = smoke
     assert [row["module"] for row in report["rows"]] == run.ROWS
@@ -55,6 +60,7 @@ def test_every_row_runs_and_reports_its_figures(smoke):
         assert row["figures"] and row["repeats"]
 
 
+@pytest.mark.browser
 def test_the_report_names_the_machine_and_the_command(smoke):
     report, _ = smoke
     assert report["size"] == "smoke"
@@ -65,6 +71,7 @@ def test_the_report_names_the_machine_and_the_command(smoke):
     assert report["date"]
 
 
+@pytest.mark.browser
 def test_the_timed_rows_report_medians_and_p99(smoke):
     report, _ = smoke
     rows = {row["module"]: row for row in report["rows"]}
@@ -83,6 +90,7 @@ def test_the_timed_rows_report_medians_and_p99(smoke):
                for n in rows["bench.replay"]["sizes"]["lengths"])
 
 
+@pytest.mark.browser
 def test_the_page_rows_report_their_figures(smoke):
     report, _ = smoke
     rows = {row["module"]: row["figures"] for row in report["rows"]}
@@ -100,6 +108,7 @@ def test_the_page_rows_report_their_figures(smoke):
     assert history["games"] == sizes["bench.history_scale"]["games"]
 
 
+@pytest.mark.browser
 def test_the_scoreboard_loads_nothing_from_other_hosts(smoke):
     report, _ = smoke
     weight = next(row for row in report["rows"] if row["module"] == "bench.page_weight")
@@ -127,6 +136,7 @@ def test_the_scorer_of_the_browser_row_taps_only_what_the_board_offers():
         {"missa.0", "undo", "end of hand"}
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("module", ["bench.club", "bench.club_proxy"])
 def test_the_club_stores_every_acknowledged_event_exactly_once(smoke, module):
     """Straight to the server, and over https through Caddy to a server told of its proxy."""
@@ -136,6 +146,7 @@ def test_the_club_stores_every_acknowledged_event_exactly_once(smoke, module):
     assert club["errors"] == club["lost"] == club["doubled"] == club["wrong_state"] == 0
 
 
+@pytest.mark.browser
 def test_the_table_is_rewritten_between_the_markers_only(smoke):
     report, doc = smoke
     assert "old table" not in doc
@@ -209,6 +220,7 @@ def test_the_club_count_finds_a_lost_and_a_doubled_event(tmp_path):
     assert counts["doubled"] == 1 and counts["wrong_state"] >= 1
 
 
+@pytest.mark.browser
 def test_the_people_row_measures_its_pages_the_tap_and_a_re_rating(smoke):
     """Issue 15's row: a store built through the service's writes (seats,
     ratings, a night), its four pages, the tap beside a fresh store's."""

@@ -65,6 +65,7 @@ def test_checking_an_import_is_linear_in_its_log(api, client, applied, then):
     assert applied[0] <= 3 * events, applied[0]
 
 
+@pytest.mark.real_time  # an import made to last
 def test_a_tap_during_a_long_import_waits_its_turn_and_succeeds(api, client, tmp_path,
                                                                 monkeypatch):
     """Before: a tap waiting for the import's write lock past the busy timeout

@@ -103,6 +103,7 @@ class Dribble:
             sock.close()
 
 
+@pytest.mark.real_time  # connections held a while
 @pytest.mark.parametrize("addresses", [1, 300])
 def test_held_connections_never_keep_a_tap_waiting(live, game, addresses):
     """Before: 110 connections sending a header line every 5 s and 3 of 3
@@ -116,6 +117,7 @@ def test_held_connections_never_keep_a_tap_waiting(live, game, addresses):
     assert max(waits) < 2, waits
 
 
+@pytest.mark.real_time  # the server's own timeout
 def test_headers_that_never_end_are_cut_off(live):
     sock = _open(live)
     with Dribble([sock], every=0.3) as dribble:
@@ -127,6 +129,7 @@ def test_headers_that_never_end_are_cut_off(live):
     assert closed_after < HEADER_SECONDS + 2.5, closed_after
 
 
+@pytest.mark.real_time  # connections held a while
 def test_an_address_holds_so_many_connections_and_no_more(live, game):
     from scorekeeper.web import server
 

@@ -188,7 +188,7 @@ def test_a_corrupt_store_at_start_answers_every_request_with_an_error_page(tmp_p
     client = english(app.test_client())
 
     assert_error_page(client.get("/"), 503, "cannot be opened", "restore")
-    assert_error_page(client.get(f"/_test/form"), 503, "cannot be opened")
+    assert_error_page(client.get("/_test/form"), 503, "cannot be opened")
     assert_json_error(client.get("/api/games/abc"), 503, "cannot be opened", "restore")
     assert_json_error(client.post("/api/games", json={"sides": ["A", "B"]}), 503)
 

@@ -5,7 +5,6 @@ id is never overwritten."""
 
 import copy
 import io
-import json
 
 import pytest
 

@@ -1,6 +1,7 @@
 """A scorer's gestures on the scoreboard, and the phones that make them
 (a context of the one Chromium configuration), for the browser tests."""
 
+import re
 import time
 
 from playwright.sync_api import Page, expect
@@ -8,6 +9,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.testing.chromium import PHONE, TABLE_HOST
 from scorekeeper.web import access
 from support.passes import new_pass
+from support.timings import double_tap_seconds
 
 # A server that phones reach as TABLE_HOST: it lets that name in, with known keys.
 TABLE_KEY, TABLE_SECRET = "tablekey2345", "a secret for the table tests only"
@@ -48,16 +50,39 @@ def version(page: Page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
 
-# The page counts a second tap on the same control within 600 ms as the same
-# tap (a double tap): a scorer's next tap on it comes later, and so do ours,
-# counted from the moment the page took the previous one.
-SAME_CONTROL_S = 0.7
+# The page counts a second tap on the same control within its double-tap
+# window (a phone's 600 ms; shorter on the tests' server: support/timings.py)
+# as the same tap: a scorer's next tap on it comes later, and so do ours,
+# counted from the moment the page took the previous one, with a margin.
+MARGIN_S = 0.1
 _last_taps: dict[tuple[int, str], float] = {}
 
 
+def wait_past_double_tap(page: Page, since: float | None = None) -> None:
+    """Wait until a tap is a new one, not the same again as the tap the page
+    took at `since` (time.monotonic(); now by default)."""
+    since = time.monotonic() if since is None else since
+    time.sleep(max(0.0, since + double_tap_seconds(page) + MARGIN_S - time.monotonic()))
+
+
 def _not_a_double_tap(page: Page, name: str) -> None:
-    last = _last_taps.get((id(page), name), 0.0)
-    time.sleep(max(0.0, last + SAME_CONTROL_S - time.monotonic()))
+    last = _last_taps.get((id(page), name))
+    if last is not None:
+        wait_past_double_tap(page, last)
+
+
+# The board's poll: its GET of the game, every poll interval (data-poll-ms).
+_POLL = re.compile(r"/api/games/[^/?#]+$")
+
+
+def wait_for_polls(page: Page, count: int = 2) -> None:
+    """Wait until the board has asked the server for its game `count` times
+    from now (a poll, which also tells it whether the server is reached, and
+    sends what waits). A poll starts only once the one before is answered and
+    what it brought is on the page: two mean one whole poll has been."""
+    for _ in range(count):
+        with page.expect_request(lambda r: r.method == "GET" and _POLL.search(r.url)):
+            pass
 
 
 # No control of the page is still taking no tap (the settle animations of

@@ -265,7 +265,8 @@ def test_a_new_game_body_that_is_not_a_json_object_is_400(client, body):
 
 def test_a_whole_number_is_a_json_integer(client, api, refused, game_id):
     for points in (2.0, "2", True):
-        refused(game_id, 400, lambda: api.event(game_id, type="adjust", side=0, points=points))
+        refused(game_id, 400,
+                lambda points=points: api.event(game_id, type="adjust", side=0, points=points))
     assert api.event(game_id, type="adjust", side=0, points=2).status_code == 200
 
 
@@ -399,7 +400,7 @@ def test_every_event_is_409_once_the_game_is_over(api, refused, game_id):
     api.event(game_id, type="adjust", side=1, points=40)
     for event in ({"type": "missa", "side": 0}, {"type": "adjust", "side": 0, "points": 1},
                   {"type": "end_hand", "cards": [20, None]}, {"type": "next_deal"}):
-        refused(game_id, 409, lambda: api.event(game_id, **event))
+        refused(game_id, 409, lambda event=event: api.event(game_id, **event))
 
 
 def test_nothing_to_undo_is_409(api, refused, game_id):

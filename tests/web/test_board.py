@@ -321,7 +321,7 @@ def test_the_dealers_last_trick_is_off_before_the_hands_last_deal_and_says_why(f
     refused with that sentence and changes nothing."""
     board = start_game(french, preset="classique")
     why = "Le dernier pli se joue à la dernière donne de la manche (donne 6) : saisissez-le là."
-    for deal in range(1, 6):
+    for _ in range(1, 6):
         page = french.get(board + "?sheet=more").get_data(as_text=True)
         for outcome in ("twelve", "one", "missed"):
             form, button = find_button(page, f"last_trick.{outcome}")

@@ -73,6 +73,19 @@ def test_an_undo_sent_without_the_question_asks_it_and_changes_nothing(french, d
     assert api_state(french, f"/games/{game_id}")["finished"]
 
 
+def test_the_page_scripts_undo_without_the_question_is_refused_with_a_sentence(french, db):
+    """The same post from the page's script (X-Board): the board back, saying
+    to tap Undo again for the question, and nothing reopened."""
+    game_id = won_days_ago(db)
+    question = french.get(f"/games/{game_id}/reopen").get_data(as_text=True)
+    form = [f for f in forms_of(question) if f.action.endswith("/undo")][0]
+    form.fields = [(k, v) for k, v in form.fields if k != "reopen"]
+    response = submit(french, form, headers={"X-Board": "1"})
+    assert response.status_code == 409
+    assert "La partie est terminée" in text(response.get_data(as_text=True))
+    assert api_state(french, f"/games/{game_id}")["finished"]
+
+
 def test_right_after_the_winning_tap_one_tap_still_takes_it_back(french):
     board = start_game(french)
     press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "32"})

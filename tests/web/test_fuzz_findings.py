@@ -1,7 +1,10 @@
 """What the fuzz of the pages and forms found (issue 6), kept as plain tests."""
 
+import codecs
 
 import pytest
+
+from scorekeeper.web import app_request
 
 
 from support.page_forms import forms_of, press
@@ -51,3 +54,11 @@ def test_an_import_whose_game_lacks_players_or_first_dealer_is_refused(client, f
     assert response.status_code == 400
     assert field in response.get_json()["error"]
     assert client.get("/games/importedgame1").status_code == 404
+
+
+def test_the_bytes_that_are_not_utf8_are_quoted_by_the_apps_own_codec_handler():
+    """The query string's unreadable bytes are quoted by a handler of the
+    app's own, not by one that werkzeug registers as its internal detail."""
+    handler = codecs.lookup_error(app_request.QUOTE_BAD_BYTES)
+    assert handler is app_request.quote_bad_bytes
+    assert b"a\xff\xfeb%".decode("utf-8", app_request.QUOTE_BAD_BYTES) == "a%FF%FEb%"

@@ -124,8 +124,8 @@ def compiled(tmp_path_factory):
 
 
 @pytest.fixture
-def app(tmp_path, compiled):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3"),
+def app(fresh_store, compiled):
+    return create_app({"TESTING": True, "DATABASE": str(fresh_store),
                        "BABEL_TRANSLATION_DIRECTORIES": str(compiled)})
 
 

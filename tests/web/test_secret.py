@@ -71,7 +71,7 @@ class DiskFull:
 def test_a_secret_that_cannot_be_written_leaves_nothing_behind(tmp_path, monkeypatch):
     real_fdopen = os.fdopen
     monkeypatch.setattr(secret.os, "fdopen", lambda *a, **k: DiskFull(real_fdopen(*a, **k)))
-    with pytest.raises(Exception):
+    with pytest.raises(secret.SecretError):
         secret.load_or_create_secret(str(tmp_path), "access_key", access.make_key)
     monkeypatch.undo()
     assert list(tmp_path.iterdir()) == []  # no empty key, no temporary file

@@ -30,7 +30,7 @@ from ..forms import (
 )
 from ..describe import isolated
 from ..errors import sentence_of, status_of
-from ...engine.errors import N_, InvalidInput, ScoringError
+from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from .shared import (
     INCOMPLETE_FORM, POINTS_WORDS, in_page_words, load_game_or_404, no_such_page, review_context,
