@@ -484,7 +484,10 @@
   var tab = newToken();
   var persistent = true;
   var memory = [];
-  var link = "ok";  // "ok", "lost" (no answer), "busy" (answers 503), "back"
+  // The board as last shown, reopened from the service worker's copy while
+  // the server was away (static/sw.js): the box says so until it answers.
+  var copy = document.documentElement.hasAttribute("data-copy");
+  var link = copy ? "lost" : "ok";  // "ok", "lost" (no answer), "busy" (answers 503), "back"
   var backTimer = null;
   var SAID_MS = 5000;
   var said = null;  // for a moment, instead of "No connection": what that tap needed
@@ -725,6 +728,11 @@
 
   // The server answered something (a poll, a page, a tap).
   function reached() {
+    if (copy) {  // the live board first (its tokens), then the waiting taps
+      copy = false;
+      document.documentElement.removeAttribute("data-copy");
+      ronda.board.refresh();
+    }
     if (link === "lost") { setLink("back"); }
     if (!sending && ours(load()).length) { ronda.board.run(flush); }
   }
@@ -872,7 +880,7 @@
   function showNotice(waiting, refused) {
     var notice = document.getElementById("link-state");
     if (!notice) { return; }
-    var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
+    var state = { lost: copy ? "copy" : "lost", busy: "busy", back: "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
     var what = said || (state ? text(state) : "");
     var count = waiting ? plural("waiting", waiting) : "";
@@ -997,6 +1005,14 @@
     window.addEventListener("online", function () { ronda.board.poll(); });
     render();
     if (ours(load()).length) { ronda.board.run(flush); }
+  }
+
+  // On a secure origin, the service worker that reopens the board while
+  // the server is away (static/sw.js); plain http has none.
+  if (window.isSecureContext && "serviceWorker" in navigator) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () {});
+    });
   }
 }());
 
