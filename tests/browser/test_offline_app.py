@@ -12,6 +12,7 @@ the proxy, which then answers 502 for it.
 import json
 import re
 import sqlite3
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -58,16 +59,23 @@ KEPT_VERSION = """game => caches.open('ronda-pages-1')
     .then(html => Number((/id="board"[^>]*data-version="(\\d+)"/.exec(html) || [0, -1])[1]))"""
 
 
-def wait_until_kept(page, game: str, version: int) -> None:
+# wait_for_function takes a promise for a true value: these poll from here.
+
+def wait_until_kept(page, game: str, version: int, seconds: float = 10) -> None:
     """Wait until the worker keeps `game`'s board at `version` (-1: none)."""
-    page.wait_for_function(f"([game, version]) => ({KEPT_VERSION})(game).then(v => v === version)",
-                           arg=[game, version])
+    deadline = time.monotonic() + seconds
+    while (kept := page.evaluate(f"({KEPT_VERSION})('{game}')")) != version:
+        assert time.monotonic() < deadline, f"the worker keeps version {kept}, not {version}"
+        time.sleep(0.05)
 
 
-def wait_for_the_worker(page) -> None:
+def wait_for_the_worker(page, seconds: float = 10) -> None:
     """Until the page's service worker is active (registered once the page loaded)."""
-    page.wait_for_function(
-        "() => navigator.serviceWorker.getRegistration().then(r => !!(r && r.active))")
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(
+            "navigator.serviceWorker.getRegistration().then(r => !!(r && r.active))"):
+        assert time.monotonic() < deadline, "no service worker"
+        time.sleep(0.05)
 
 
 def api_game(caddy, token: str, game: str) -> dict:
