@@ -29,7 +29,7 @@ from support.table import expect_scores, start_game, tap
 
 KEY, SECRET = "offlinekey2345", "a secret for the offline app test only"
 SEND_MS = 15000  # the server started again, then the poll (1.5 s) and two taps
-COPY = "Pas de connexion : le tableau vu en dernier"
+COPY = "Hors ligne : dernier tableau vu"
 ANY = re.compile(".*")  # not_to_have_attribute(name, ANY): no such attribute
 
 
@@ -151,8 +151,9 @@ def away_then_back(page, live, game: str) -> None:
     page.reload()  # again: both still waiting, and listed
     expect(html).to_have_attribute("data-copy", "")
     expect(html).to_have_attribute("data-outbox", "2")
-    expect(notice).to_contain_text(COPY)
-    expect(notice).to_contain_text("2 touches en attente")
+    expect(notice.locator(".link-what")).to_have_text(COPY)
+    expect(notice.locator(".link-count")).to_have_text("2 touches en attente, non comptées")
+    expect(notice.locator(".link-count")).to_be_visible()  # the sentence left it its line
     expect(page.locator(".quiet-strip")).to_contain_text(
         "En attente, hors du score : Bount (1) · \u2068Nous\u2069, Missa · \u2068Eux\u2069")
     expect_scores(page, 1, 0)  # the counted score, none of the waiting taps guessed
