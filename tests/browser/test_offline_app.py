@@ -158,6 +158,9 @@ def away_then_back(page, live, game: str) -> None:
         "En attente, hors du score : Bount (1) · \u2068Nous\u2069, Missa · \u2068Eux\u2069")
     expect_scores(page, 1, 0)  # the counted score, none of the waiting taps guessed
     assert len(stored(live, game)) == 1
+    page.goto("/")  # where the installed app opens: the board shown last
+    expect(page).to_have_url(re.compile(f"/games/{game}$"))
+    expect(html).to_have_attribute("data-outbox", "2")
 
     # The app closed and opened again meanwhile: the browser's session (and
     # the copy's form key with it) is gone; the phone's pass stays.
