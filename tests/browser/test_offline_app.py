@@ -24,6 +24,7 @@ from scorekeeper.storage import db as storage
 from scorekeeper.testing.caddy import serving_https, trusting_home
 from scorekeeper.testing.chromium import PHONE, TABLE_HOST, chromium
 from scorekeeper.web import access
+from support.accessibility import check as check_accessible
 from support.passes import new_pass
 from support.table import expect_scores, start_game, tap
 
@@ -157,6 +158,7 @@ def away_then_back(page, live, game: str) -> None:
     expect(page.locator(".quiet-strip")).to_contain_text(
         "En attente, hors du score : Bount (1) · \u2068Nous\u2069, Missa · \u2068Eux\u2069")
     expect_scores(page, 1, 0)  # the counted score, none of the waiting taps guessed
+    check_accessible(page, "the board as last shown, taps waiting")
     assert len(stored(live, game)) == 1
     page.goto("/")  # where the installed app opens: the board shown last
     expect(page).to_have_url(re.compile(f"/games/{game}$"))
