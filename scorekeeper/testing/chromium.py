@@ -36,21 +36,12 @@ def chromium(home: Path | None = None) -> Iterator[Any]:
     (testing/caddy.py's trusting_home)."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        with another(playwright.chromium, home) as browser:
-            yield browser
-
-
-@contextmanager
-def another(browser_type: Any, home: Path | None = None) -> Iterator[Any]:
-    """One more Chromium from a Playwright already running (`browser_type`:
-    an open Browser's), closed on leaving: a second sync_playwright in one
-    process refuses to start while the first runs."""
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium")
-    env = None if home is None else dict(os.environ, HOME=str(home))
-    browser = browser_type.launch(executable_path=CHROMIUM, args=FLAGS, env=env)
-    try:
-        yield browser
-    finally:
-        browser.close()
+    with sync_playwright() as playwright:
+        env = None if home is None else dict(os.environ, HOME=str(home))
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, env=env)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -22,7 +22,7 @@ from scorekeeper.service import phones
 from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import db as storage
 from scorekeeper.testing.caddy import serving_https, trusting_home
-from scorekeeper.testing.chromium import PHONE, TABLE_HOST, another
+from scorekeeper.testing.chromium import PHONE, TABLE_HOST, chromium
 from scorekeeper.web import access
 from support.accessibility import check as check_accessible
 from support.passes import new_pass
@@ -35,14 +35,12 @@ ANY = re.compile(".*")  # not_to_have_attribute(name, ANY): no such attribute
 
 
 @pytest.fixture(scope="module")
-def https_table(tmp_path_factory, browser):
+def https_table(tmp_path_factory):
     folder = tmp_path_factory.mktemp("offline-app")
     with serving_https(folder, "offline", FLASK_ACCESS_KEY=KEY, FLASK_SECRET_KEY=SECRET) as (
             live, caddy):
-        # The session's Playwright, a Chromium of its own that trusts Caddy's authority.
-        with another(browser.browser_type, home=trusting_home(folder, caddy.root_certificate)
-                     ) as trusting:
-            yield trusting, live, caddy
+        with chromium(home=trusting_home(folder, caddy.root_certificate)) as browser:
+            yield browser, live, caddy
 
 
 def phone_at(browser, live, base: str):

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.testing.caddy import serving_https, trusting_home
-from scorekeeper.testing.chromium import PHONE, another
+from scorekeeper.testing.chromium import PHONE, chromium
 from scorekeeper.web import access
 from support.table import tap
 
@@ -19,15 +19,12 @@ KEY, SECRET = "httpskey2345", "a secret for the https test only"
 
 
 @pytest.fixture(scope="module")
-def https_table(tmp_path_factory, browser):
+def https_table(tmp_path_factory):
     folder = tmp_path_factory.mktemp("https")
     with serving_https(folder, "https", FLASK_ACCESS_KEY=KEY, FLASK_SECRET_KEY=SECRET) as (
             live, caddy):
-        # The session's Playwright (a second one would not start beside it),
-        # a Chromium of its own that trusts Caddy's authority.
-        with another(browser.browser_type, home=trusting_home(folder, caddy.root_certificate)
-                     ) as trusting:
-            yield trusting, caddy
+        with chromium(home=trusting_home(folder, caddy.root_certificate)) as browser:
+            yield browser, caddy
 
 
 def test_a_phone_gets_in_pairs_another_taps_and_exports_over_https(https_table):
