@@ -29,16 +29,36 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
          "device_scale_factor": 2, "locale": "fr-FR", "service_workers": "block"}
 
 
+# One Playwright driver per process: its sync API cannot be started inside
+# another (the session's phones and an https test's own trusting browser
+# live in one test worker), so every browser of the process shares it.
+_driver: dict[str, Any] = {"playwright": None, "users": 0}
+
+
+@contextmanager
+def _playwright() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if _driver["users"] == 0:
+        _driver["playwright"] = sync_playwright().start()
+    _driver["users"] += 1
+    try:
+        yield _driver["playwright"]
+    finally:
+        _driver["users"] -= 1
+        if _driver["users"] == 0:
+            _driver["playwright"].stop()
+            _driver["playwright"] = None
+
+
 @contextmanager
 def chromium(home: Path | None = None) -> Iterator[Any]:
     """A headless Chromium (a Playwright Browser), closed on leaving;
     `home`: its HOME, whose ~/.pki/nssdb says which authorities it trusts
     (testing/caddy.py's trusting_home)."""
-    from playwright.sync_api import sync_playwright
-
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium")
-    with sync_playwright() as playwright:
+    with _playwright() as playwright:
         env = None if home is None else dict(os.environ, HOME=str(home))
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, env=env)
         try:
