@@ -532,7 +532,10 @@
   var tab = newToken();
   var persistent = true;
   var memory = [];
-  var link = "ok";  // "ok", "lost" (no answer), "busy" (answers 503), "back"
+  // The board as last shown, reopened from the service worker's copy while
+  // the server was away (static/sw.js): the box says so until it answers.
+  var copy = document.documentElement.hasAttribute("data-copy");
+  var link = copy ? "lost" : "ok";  // "ok", "lost" (no answer), "busy" (answers 503), "back"
   var backTimer = null;
   var SAID_MS = 5000;
   var said = null;  // for a moment, instead of "No connection": what that tap needed
@@ -813,6 +816,11 @@
 
   // The server answered something (a poll, a page, a tap).
   function reached() {
+    if (copy) {  // the live board first (its tokens), then the waiting taps
+      copy = false;
+      document.documentElement.removeAttribute("data-copy");
+      ronda.board.refresh();
+    }
     if (link === "lost") { setLink("back"); }
     if (!sending && ours(load()).length) { ronda.board.run(flush); }
   }
@@ -1001,19 +1009,25 @@
 
   // In a box of fixed size over the status line, under its deal line: it
   // hides neither (playtest 5) and moves nothing.
+  // Whether a service worker keeps this board, to reopen it without the server.
+  function kept() {
+    return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+  }
+
   var noticeShown = null;  // what the box says now: written again only when it changes
   function showNotice(waiting, refused) {
     var notice = document.getElementById("link-state");
     if (!notice) { return; }
-    var state = { lost: "lost", busy: "busy", back: "back" }[link] ||
+    var state = { lost: copy ? "copy" : "lost", busy: "busy", back: "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
     var shown = [state, said, waiting].join("\n");
     if (shown === noticeShown) { return; }
     noticeShown = shown;
     // Before anyone reloads: with the server away the page would not open
     // again (plain http has no service worker to draw it), and the taps
-    // that wait are kept on this phone either way.
-    var away = state === "lost" && waiting;
+    // that wait are kept on this phone either way. Where a worker keeps the
+    // board (a secure origin), a reload opens its copy: nothing to warn of.
+    var away = state === "lost" && waiting && !kept();
     var what = said || (away ? text("lost-kept") : (state ? text(state) : ""));
     var count = waiting ? plural(away ? "kept" : "waiting", waiting) : "";
     [[".link-what", what], [".link-count", count]].forEach(function (line) {
@@ -1138,13 +1152,21 @@
     // browser asks first, as the connection box says. Nothing waiting, or
     // the server there: the page goes at once.
     window.addEventListener("beforeunload", function (event) {
-      if (link !== "lost" || !ours(load()).length) { return; }
+      if (link !== "lost" || !ours(load()).length || kept()) { return; }
       event.preventDefault();
       event.returnValue = "";  // the browsers that still ask for it
     });
     window.addEventListener("online", function () { ronda.board.poll(); });
     render();
     if (ours(load()).length) { ronda.board.run(flush); }
+  }
+
+  // On a secure origin, the service worker that reopens the board while
+  // the server is away (static/sw.js); plain http has none.
+  if (window.isSecureContext && "serviceWorker" in navigator) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () {});
+    });
   }
 }());
 

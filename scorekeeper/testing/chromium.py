@@ -21,8 +21,34 @@ TABLE_HOST = "table.lan"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          f"--host-resolver-rules=MAP {TABLE_HOST} 127.0.0.1"]
+# No service worker unless a test asks for one (service_workers="allow"): on
+# 127.0.0.1, a secure context, the board registers its worker (static/sw.js),
+# whose fetches Playwright's page.route() cannot see, nor a test that holds
+# a tap on its way. tests/browser/test_offline_app.py tests the worker itself.
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-         "device_scale_factor": 2, "locale": "fr-FR"}
+         "device_scale_factor": 2, "locale": "fr-FR", "service_workers": "block"}
+
+
+# One Playwright driver per process: its sync API cannot be started inside
+# another (the session's phones and an https test's own trusting browser
+# live in one test worker), so every browser of the process shares it.
+_driver: dict[str, Any] = {"playwright": None, "users": 0}
+
+
+@contextmanager
+def _playwright() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if _driver["users"] == 0:
+        _driver["playwright"] = sync_playwright().start()
+    _driver["users"] += 1
+    try:
+        yield _driver["playwright"]
+    finally:
+        _driver["users"] -= 1
+        if _driver["users"] == 0:
+            _driver["playwright"].stop()
+            _driver["playwright"] = None
 
 
 # One Playwright driver per process: its sync API cannot be started inside

@@ -7,8 +7,8 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, backup_cli, compress, db, errors, i18n, phones_cli, resume, security, slim,
-    startup, template_helpers,
+    access, api, assets, backup_cli, compress, db, errors, i18n, phones_cli, resume, security,
+    service_worker, slim, startup, template_helpers,
 )
 from .app_request import Request
 from .app_response import Response
@@ -66,6 +66,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)
     compress.init_app(app)  # gzip for the clients that accept it
     slim.init_app(app)  # the static view serves the script and style sheet without comments
+    service_worker.init_app(app)  # /sw.js: the board kept for a reload while the server is away
     template_helpers.init_app(app)  # every template filter and global
     resume.init_app(app)
 

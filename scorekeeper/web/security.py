@@ -12,6 +12,7 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "img-src 'self' data:",  # data: for the QR code drawn inline
     "style-src 'self'",
     "script-src 'self'",
+    "worker-src 'self'",  # the service worker (/sw.js), on a secure origin
     "object-src 'none'",
     "frame-ancestors 'none'",
     "base-uri 'none'",

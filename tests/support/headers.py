@@ -9,6 +9,7 @@ def check_security_headers(response) -> None:
     )
     assert directives["default-src"] == ["'self'"], policy
     assert directives["script-src"] == ["'self'"], policy
+    assert directives["worker-src"] == ["'self'"], policy  # the service worker, and only ours
     assert directives["style-src"] == ["'self'"], policy
     assert directives["frame-ancestors"] == ["'none'"], policy
     assert directives["base-uri"] == ["'none'"], policy

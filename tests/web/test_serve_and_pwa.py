@@ -6,6 +6,8 @@ import re
 import pytest
 
 from scorekeeper import serve
+from support.headers import check_security_headers
+from support.passes import let_in
 
 
 def test_make_run_prints_the_address_a_qr_code_and_the_access_key(monkeypatch, tmp_path, capsys):
@@ -74,3 +76,24 @@ def test_static_files_have_versioned_names_and_long_cache_lifetimes(client):
     response = client.get(href)
     assert response.status_code == 200
     assert "max-age=31536000" in response.headers["Cache-Control"]
+
+
+def test_the_service_worker_is_served_at_the_root_and_checked_at_every_visit(client):
+    """Its scope is the whole site (the board's pages included) only from
+    there; `no-cache`: a new version of the app brings its worker at once,
+    where the static files keep theirs for a year."""
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert "Service-Worker-Allowed" not in response.headers
+    check_security_headers(response)
+    script = response.get_data(as_text=True)
+    assert 'addEventListener("fetch"' in script and "\n// " not in script  # slimmed, as board.js
+
+
+def test_a_phone_gets_the_worker_with_its_pass_like_any_page(app, client):
+    phone = {"environ_base": {"REMOTE_ADDR": "192.168.1.23"}}
+    assert client.get("/sw.js", **phone).status_code == 403
+    let_in(client, app)
+    assert client.get("/sw.js", **phone).status_code == 200
