@@ -24,8 +24,8 @@ from pathlib import Path
 
 from scorekeeper.service import games, transfer
 from scorekeeper.storage import migrations
-from scorekeeper.testing import sample_history
 from scorekeeper.storage.db import connect
+from scorekeeper.testing import sample_history
 
 from . import live
 from .common import ROOT, median, ms

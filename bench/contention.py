@@ -25,8 +25,8 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from scorekeeper.storage import db as store_db
 from scorekeeper.service import games
+from scorekeeper.storage import db as store_db
 
 from . import table
 from .common import median, scratch_app, scratch_dir

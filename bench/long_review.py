@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from scorekeeper import create_app, engine
-from scorekeeper.storage import migrations, store
 from scorekeeper.service import summaries
+from scorekeeper.storage import migrations, store
 from scorekeeper.storage.db import connect
 
 from .common import median, ms

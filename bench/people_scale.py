@@ -27,11 +27,10 @@ import random
 import time
 from datetime import datetime, timedelta, timezone
 
-from scorekeeper import create_app
+from scorekeeper import create_app, engine
 from scorekeeper.service import games, nights, ratings
-from scorekeeper.storage.db import connect
 from scorekeeper.storage import migrations
-from scorekeeper import engine
+from scorekeeper.storage.db import connect
 
 from .common import Check, Row, median, ms, percentile, scratch_dir
 

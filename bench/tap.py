@@ -13,8 +13,17 @@ import random
 import time
 
 from . import table
-from .common import Check, Row, baseline_db, baseline_insert, median, ms, percentile, \
-    scratch_app, scratch_dir
+from .common import (
+    Check,
+    Row,
+    baseline_db,
+    baseline_insert,
+    median,
+    ms,
+    percentile,
+    scratch_app,
+    scratch_dir,
+)
 
 WHAT = "one scoring tap, server side"
 HOW = ("POST an event in-process (test client), durable commit included, p50 and p99; "

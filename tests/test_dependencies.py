@@ -6,9 +6,9 @@ import subprocess
 import tomllib
 from importlib import metadata
 
+from flask import Request
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-from flask import Request
 
 from support.paths import ROOT
 

@@ -10,8 +10,17 @@ from typing import Iterable
 
 from .errors import N_, GameOver, InvalidInput, RuleViolation, ScoringError
 from .events import (
-    Adjust, Announce, ChainEnd, DealerLastTrick, EndHand, Event, HiddenRonda, Hit, Missa,
-    NextDeal, Reveal,
+    Adjust,
+    Announce,
+    ChainEnd,
+    DealerLastTrick,
+    EndHand,
+    Event,
+    HiddenRonda,
+    Hit,
+    Missa,
+    NextDeal,
+    Reveal,
 )
 from .state import Chain, Gain, Pool, Setup, State
 

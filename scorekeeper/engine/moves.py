@@ -8,9 +8,9 @@ the points the event would give: no rule is decided twice.
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
-from .fold import apply, new_game
 from .errors import N_, RuleViolation, ScoringError
 from .events import RANKS, Event, Missa, parse_event
+from .fold import apply, new_game
 from .limits import DECK
 from .state import Gain, Setup, State
 

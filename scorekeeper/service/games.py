@@ -13,13 +13,13 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
+from .. import engine
+from ..engine.errors import N_, InvalidInput, NotFound, RuleViolation, ScoringError
+from ..engine.log import fold_corrections, standing_of
+from ..storage import store
+from ..storage.db import write_transaction
 from . import ids, players, ratings, snapshots, summaries
 from .recent import Recent
-from .. import engine
-from ..storage import store
-from ..engine.log import fold_corrections, standing_of
-from ..storage.db import write_transaction
-from ..engine.errors import N_, InvalidInput, NotFound, RuleViolation, ScoringError
 
 # Game ids: short, but not a counter and not guessable (10 of 31 symbols,
 # about 50 bits), read aloud across the table (ids.py).

@@ -8,9 +8,9 @@ from typing import Any
 
 import sqlite_utils
 
-from . import players, ratings, summaries
-from ..storage.db import write_transaction
 from ..engine.names import name_key
+from ..storage.db import write_transaction
+from . import players, ratings, summaries
 
 PER_PAGE = 20
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import sqlite_utils
 
-from . import nights
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.names import clean_name
+from . import nights
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")

@@ -21,13 +21,13 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import games, ids, players, ratings
 from .. import engine
 from ..engine import tournament
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.limits import NAME_LENGTH
 from ..engine.names import visible_name
 from ..storage.db import write_transaction
+from . import games, ids, players, ratings
 
 MAX_ENTRANTS = 8  # a round robin's
 MAX_TOURNAMENT = 128  # a knockout's or a Swiss evening's

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..engine.tally import COUNTS
 from .history import GameLine, line_from_row, list_columns
 from .players import COLUMNS, Player
 from .unnamed import NOBODY
-from ..engine.tally import COUNTS
 
 ROSTER_PAGE = 50
 # A person's counted sides: their seat, and their side's summary row.

@@ -17,13 +17,13 @@ from typing import Any
 
 import sqlite_utils
 
-from . import ratings
-from .unnamed import NOBODY, is_default
 from .. import engine
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.names import clean_name, name_key, visible_name
 from ..engine.newgame import NAME_LENGTH
 from ..storage.db import write_transaction
+from . import ratings
+from .unnamed import NOBODY, is_default
 
 NICKNAME_LENGTH = 12
 RECENT = 6  # players offered first on the new-game page

@@ -11,10 +11,10 @@ from typing import Any, Mapping
 import sqlite_utils
 
 from .. import engine
-from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput
 from ..engine.names import name_key, visible_name
 from ..engine.newgame import NAME_LENGTH
+from ..storage.db import write_transaction
 
 DEFAULT_KEY = "default_preset"
 

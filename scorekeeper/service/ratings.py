@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import sqlite_utils
 from openskill.models import PlackettLuce
 
-from .unnamed import NOBODY
 from ..engine.errors import N_, InvalidInput
 from ..storage.db import write_transaction
+from .unnamed import NOBODY
 
 MODEL = PlackettLuce()
 # The scale people read: points around 1,000 (openskill's starting mean), 40

@@ -12,9 +12,9 @@ from datetime import datetime, timedelta
 
 import sqlite_utils
 
-from . import games, nights
 from .. import engine
 from ..storage import store
+from . import games, nights
 
 # Long enough to see the result, notice the wrong last point and tap Undo;
 # after that the result is what the table, its ratings and its night count on.

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from . import snapshots
-from .games import Game
-from .history import NoSuchPage
 from .. import engine
 from ..engine.log import fold_corrections
 from ..engine.moves import Step, Timeline
 from ..storage import store
 from ..storage.db import read_transaction
+from . import snapshots
+from .games import Game
+from .history import NoSuchPage
 
 STANDING, CORRECTED, REMOVED, UNDONE = "standing", "corrected", "removed", "undone"
 

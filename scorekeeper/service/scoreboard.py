@@ -13,12 +13,12 @@ from datetime import datetime
 
 import sqlite_utils
 
-from . import games, nights, snapshots
 from .. import engine
 from ..engine.moves import Step, last_card_again, timeline
 from ..engine.stale import UNDO, Record, stale_tap
 from ..storage import store
 from ..storage.db import read_transaction, write_transaction
+from . import games, nights, snapshots
 
 # The last events a board lists, newest first.
 RECENT_STEPS = 6

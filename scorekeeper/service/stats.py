@@ -16,11 +16,11 @@ from typing import Any
 
 import sqlite_utils
 
+from ..engine.names import name_key
+from ..engine.tally import COUNTS
 from . import players
 from .history import GameLine, line_from_row, list_columns
-from ..engine.names import name_key
 from .unnamed import NOBODY, is_default
-from ..engine.tally import COUNTS
 
 PER_PAGE = 25
 # A side counts once its game is over, while the game is not in the bin

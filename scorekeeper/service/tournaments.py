@@ -19,12 +19,12 @@ from typing import Mapping
 
 import sqlite_utils
 
-from . import games, nights, players
 from .. import engine
 from ..engine import tournament
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..storage import store
 from ..storage.db import write_transaction
+from . import games, nights, players
 
 
 @dataclass(frozen=True, slots=True)

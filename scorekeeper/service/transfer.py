@@ -17,14 +17,14 @@ from typing import Any, Mapping
 
 import sqlite_utils
 
-from . import players, ratings, summaries
 from .. import engine
-from ..storage import store
 from ..engine import tally
-from ..storage.db import write_transaction
 from ..engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ..engine.houserules import HouseRules, check_rule
 from ..engine.names import clean_name
+from ..storage import store
+from ..storage.db import write_transaction
+from . import players, ratings, summaries
 
 FORMAT = "ronda-scorekeeper"
 # Version 2 (issue 15) adds each game's seats (who sat on each side, by

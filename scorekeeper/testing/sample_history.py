@@ -19,12 +19,12 @@ from datetime import datetime, timedelta, timezone
 
 import sqlite_utils
 
-from ..storage.db import connect
-from ..storage import migrations, store
 from .. import engine
 from ..service import transfer
 from ..service.games import ID_LENGTH
 from ..service.ids import ALPHABET
+from ..storage import migrations, store
+from ..storage.db import connect
 
 NAMES = ("Ali", "Karim", "Youssef", "Fatima", "Samira", "Omar", "Nadia", "Hassan", "Leila",
          "Rachid", "Zineb", "Mehdi", "Salma", "Amine", "Khadija", "Nous", "Eux", "Vous")

@@ -9,11 +9,11 @@ from flask import Blueprint, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..service import games, presets
-from ..service.recent import Recent
-from ..service.clock import utc_now
-from .db import get_db
 from ..engine.errors import N_, InvalidInput, ScoringError
+from ..service import games, presets
+from ..service.clock import utc_now
+from ..service.recent import Recent
+from .db import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -7,8 +7,21 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import (
-    access, api, assets, backup_cli, compress, db, errors, i18n, phones_cli, resume, security,
-    service_worker, slim, startup, template_helpers,
+    access,
+    api,
+    assets,
+    backup_cli,
+    compress,
+    db,
+    errors,
+    i18n,
+    phones_cli,
+    resume,
+    security,
+    service_worker,
+    slim,
+    startup,
+    template_helpers,
 )
 from .app_request import Request
 from .app_response import Response
@@ -71,7 +84,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     resume.init_app(app)
 
     from .views import (
-        games, history, main, nights, pairing, phones, players, settings, stats, transfer,
+        games,
+        history,
+        main,
+        nights,
+        pairing,
+        phones,
+        players,
+        settings,
+        stats,
+        transfer,
     )
 
     app.register_blueprint(main.bp)

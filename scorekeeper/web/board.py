@@ -14,14 +14,21 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .. import engine
-from ..service.games import Game
-from ..service import scoreboard
 from ..engine.errors import N_, InvalidInput
+from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
+from ..engine.moves import (
+    LAST_CARD_DONE,
+    Step,
+    ToWin,
+    impossible_reveal,
+    outcome_of,
+    points_of,
+    to_win,
+)
+from ..service import scoreboard
+from ..service.games import Game
 from . import elision
 from .describe import isolated
-from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from ..engine.moves import (LAST_CARD_DONE, Step, ToWin, impossible_reveal, outcome_of,
-                            points_of, to_win)
 
 DRAFT_LIMIT = 4
 _WHOLE = re.compile(r"-?\d{1,4}")

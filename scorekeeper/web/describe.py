@@ -1,13 +1,13 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
-from markupsafe import Markup
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from .. import engine
-from .elision import PRONOUNS, form_of, say
-from .i18n import join_list
 from ..engine.errors import N_
 from ..engine.moves import Step, ToWin, points_of
+from .elision import PRONOUNS, form_of, say
+from .i18n import join_list
 
 WINS = (N_("We win!"), N_("They win!"), N_("You win!"))
 # The Spanish deck's figures (valet, cavalier, roi in French).

@@ -12,8 +12,8 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import N_, NotFound, RuleViolation, ScoringError
-from .describe import event_text
 from . import elision
+from .describe import event_text
 
 HTTP_SENTENCES = {
     400: N_("The request is malformed."),

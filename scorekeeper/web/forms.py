@@ -10,22 +10,27 @@ game, the history and players, the club nights."""
 import secrets
 from typing import Any
 
-from markupsafe import Markup
-
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from markupsafe import Markup
 from wtforms import (
-    BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, TextAreaField,
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
 
-from . import rule_texts
 from ..engine import RULE_KEYS, HouseRules
 from ..engine.houserules import rule_form
 from ..engine.limits import NAME_LENGTH
 from ..service.nights import MAX_ENTRANTS, MAX_TOURNAMENT
+from . import rule_texts
 
 TOKEN_LENGTH = 100
 # WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.

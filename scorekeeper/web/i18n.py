@@ -6,8 +6,8 @@ from itertools import chain
 from urllib.parse import urlencode
 
 from flask import Flask, Response, request
-from markupsafe import Markup
 from flask_babel import Babel, get_locale
+from markupsafe import Markup
 
 from . import catalogs, elision
 from .app_response import add_vary

@@ -4,9 +4,9 @@ events shown as such; the score's progression for the chart."""
 
 from dataclasses import dataclass, field
 
-from . import charts
 from .. import engine
 from ..service.review import Entry, ReviewPage
+from . import charts
 
 __all__ = ["Deal", "Entry", "Hand", "Review", "review_of"]
 

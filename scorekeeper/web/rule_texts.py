@@ -10,6 +10,7 @@ from flask_babel import lazy_gettext as _l
 from ..engine import HouseRules
 from ..service.presets import PRESET_NAMES
 
+
 def preset_name(name: str) -> str:
     """A preset as a page names it: a built-in one in the page's language
     (the key stays the contract's, `appli`, `classique`: the API, the forms'

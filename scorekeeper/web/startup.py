@@ -13,11 +13,11 @@ import threading
 from flask import Flask
 from flask_babel import gettext
 
-from . import backup_cli
-from ..storage import db, migrations
-from ..service import ratings
-from .errors import error_answer
 from ..engine.errors import N_
+from ..service import ratings
+from ..storage import db, migrations
+from . import backup_cli
+from .errors import error_answer
 
 STORE_BROKEN = N_("The score store cannot be opened (%(reason)s). Nothing was changed. The "
                   "person running the scorekeeper can restore a backup with: flask --app "

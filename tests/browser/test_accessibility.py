@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from support.accessibility import check
 from support.table import mark, start_game, tap
 
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_is_accessible(new_phone, scheme):
     page = new_phone(color_scheme=scheme)

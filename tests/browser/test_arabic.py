@@ -10,8 +10,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scorekeeper.testing.live_server import serving
-from support.timings import QUICK_ENV
 from support.table import expect_scores, mark, tap
+from support.timings import QUICK_ENV
 
 AXE = Axe()
 ARABIC = {"locale": "ar-MA"}  # the browser asks for Arabic: Accept-Language ar-MA

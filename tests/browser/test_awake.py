@@ -16,11 +16,10 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.testing.chromium import TABLE_HOST
-from support.table import TABLE_ENV, table_phone
 from scorekeeper.testing.live_server import serving
-from support.timings import QUICK_ENV
-from support.table import start_game, tap
 from support.accessibility import check as check_accessible
+from support.table import TABLE_ENV, start_game, table_phone, tap
+from support.timings import QUICK_ENV
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ import time
 
 from playwright.sync_api import expect
 
-from support.table import tap
 from support.accessibility import check
+from support.table import tap
 
 TV = {"viewport": {"width": 1920, "height": 1080}, "has_touch": False, "is_mobile": False,
       "device_scale_factor": 1, "color_scheme": "dark"}

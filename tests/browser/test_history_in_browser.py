@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.testing.live_server import serving
-from support.timings import QUICK_ENV
-from support.table import tap
 from support.accessibility import check
+from support.table import tap
+from support.timings import QUICK_ENV
 
 
 @pytest.fixture(scope="module")

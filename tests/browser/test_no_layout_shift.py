@@ -13,8 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.engine.limits import NAME_LENGTH
-from support.table import table_url
-from support.table import start_game, tap
+from support.table import start_game, table_url, tap
 
 # Started before the page's own scripts; read once the page has settled.
 OBSERVE = """window.__shifts = [];

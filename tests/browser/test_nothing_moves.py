@@ -22,7 +22,6 @@ from playwright.sync_api import Page, expect
 from support.board_boxes import CONTROLS, MEASURE, PHONES
 from support.table import wait_past_double_tap, wait_settled
 
-
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
          "en": ["Us", "Them", "You"]}
 

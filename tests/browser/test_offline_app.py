@@ -16,7 +16,8 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from scorekeeper.service import phones
 from scorekeeper.service.clock import utc_now

@@ -14,14 +14,23 @@ import sqlite3
 import urllib.request
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
-from support.table import TABLE_ENV, table_phone, table_url
 from scorekeeper.testing.live_server import serving
-from support.timings import QUICK_ENV
-from support.table import expect_scores, mark, start_game, tap, wait_for_polls
-from support.table import wait_past_double_tap
 from support.accessibility import check as check_accessible
+from support.table import (
+    TABLE_ENV,
+    expect_scores,
+    mark,
+    start_game,
+    table_phone,
+    table_url,
+    tap,
+    wait_for_polls,
+    wait_past_double_tap,
+)
+from support.timings import QUICK_ENV
 
 TAPS = ("Missa pour Nous", "1 Bount pour Nous", "5 Khamsa pour Eux")
 EVENTS = [{"type": "missa", "side": 0}, {"type": "hit", "side": 0, "value": 1},

@@ -8,7 +8,8 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from support.table import expect_scores, start_game, wait_past_double_tap
 

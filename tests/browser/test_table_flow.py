@@ -9,8 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, mark, start_game, tap, wait_for_polls
-from support.table import wait_past_double_tap
+from support.table import expect_scores, mark, start_game, tap, wait_for_polls, wait_past_double_tap
 
 
 def state(page):

@@ -4,8 +4,27 @@ rules for `announce` and `reveal`."""
 import pytest
 
 from support.engine import (
-    A, B, C, adjust, announce, chain, chain_end, double_ronda, end_hand, game, gains, hit,
-    invalid, missa, next_deal, play, refused, reveal, ronda, scores_after, tringa,
+    A,
+    B,
+    C,
+    adjust,
+    announce,
+    chain,
+    chain_end,
+    double_ronda,
+    end_hand,
+    gains,
+    game,
+    hit,
+    invalid,
+    missa,
+    next_deal,
+    play,
+    refused,
+    reveal,
+    ronda,
+    scores_after,
+    tringa,
 )
 
 # -- values ---------------------------------------------------------------------

@@ -6,13 +6,29 @@ taken. The board decides none of it."""
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from support.engine import (
-    A, B, C, adjust, announce, chain_end, end_hand, game, hit, missa, next_deal, next_deals, play,
-    ronda, tringa,
-)
 from scorekeeper.engine import State, parse_event, rematch, replay
 from scorekeeper.engine.moves import (
-    impossible_reveal, outcome_of, timeline, to_win,
+    impossible_reveal,
+    outcome_of,
+    timeline,
+    to_win,
+)
+from support.engine import (
+    A,
+    B,
+    C,
+    adjust,
+    announce,
+    chain_end,
+    end_hand,
+    game,
+    hit,
+    missa,
+    next_deal,
+    next_deals,
+    play,
+    ronda,
+    tringa,
 )
 
 

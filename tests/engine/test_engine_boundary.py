@@ -6,12 +6,33 @@ import json
 
 import pytest
 
-from support.engine import (
-    A, B, adjust, announce, at_last_deal, end_hand, game, hit, invalid, missa, next_deal, play,
-    refused,
-    reveal, ronda, setup, tringa,
+from scorekeeper.engine import (
+    InvalidInput,
+    State,
+    parse_event,
+    parse_new_game,
+    rules_from_spec,
+    to_dict,
 )
-from scorekeeper.engine import InvalidInput, State, parse_event, parse_new_game, rules_from_spec, to_dict
+from support.engine import (
+    A,
+    B,
+    adjust,
+    announce,
+    at_last_deal,
+    end_hand,
+    game,
+    hit,
+    invalid,
+    missa,
+    next_deal,
+    play,
+    refused,
+    reveal,
+    ronda,
+    setup,
+    tringa,
+)
 
 # -- events: malformed input is a 400 whatever the state ---------------------------------
 

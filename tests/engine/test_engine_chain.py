@@ -4,8 +4,25 @@ with the API's state-machine rules for `hit`, `chain_end` and `missa`."""
 import pytest
 
 from support.engine import (
-    A, B, C, adjust, announce, chain, chain_end, end_hand, game, gains, hit, missa, next_deal,
-    next_deals, play, refused, reveal, ronda, scores_after,
+    A,
+    B,
+    C,
+    adjust,
+    announce,
+    chain,
+    chain_end,
+    end_hand,
+    gains,
+    game,
+    hit,
+    missa,
+    next_deal,
+    next_deals,
+    play,
+    refused,
+    reveal,
+    ronda,
+    scores_after,
 )
 
 # -- §3: what a chain is worth ------------------------------------------------

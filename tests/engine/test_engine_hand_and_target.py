@@ -5,8 +5,25 @@ count, the target and the end of the game), with the API's rules for
 import pytest
 
 from support.engine import (
-    A, B, C, adjust, announce, chain_end, end_hand, game, gains, hit, missa, next_deal,
-    next_deals, play, refused, reveal, ronda, scores_after, tringa,
+    A,
+    B,
+    C,
+    adjust,
+    announce,
+    chain_end,
+    end_hand,
+    gains,
+    game,
+    hit,
+    missa,
+    next_deal,
+    next_deals,
+    play,
+    refused,
+    reveal,
+    ronda,
+    scores_after,
+    tringa,
 )
 
 # -- §1: deals and hands ----------------------------------------------------------

@@ -3,12 +3,35 @@ says. The presets are checked against the §7 table column by column."""
 
 import pytest
 
-from support.engine import (
-    A, B, C, adjust, announce, at_last_deal, chain, chain_end, dealer_last_trick, double_ronda,
-    end_hand, game, gains, hidden_ronda, hit, invalid, missa, next_deal, next_deals, play, refused,
-    reveal, ronda, scores_after, setup, tringa,
-)
 from scorekeeper.engine import BUILT_IN_PRESETS, recorded_event, replay, rules_from_spec, to_dict
+from support.engine import (
+    A,
+    B,
+    C,
+    adjust,
+    announce,
+    at_last_deal,
+    chain,
+    chain_end,
+    dealer_last_trick,
+    double_ronda,
+    end_hand,
+    gains,
+    game,
+    hidden_ronda,
+    hit,
+    invalid,
+    missa,
+    next_deal,
+    next_deals,
+    play,
+    refused,
+    reveal,
+    ronda,
+    scores_after,
+    setup,
+    tringa,
+)
 
 # -- the presets are the §7 table -----------------------------------------------------
 

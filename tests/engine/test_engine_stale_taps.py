@@ -2,11 +2,20 @@
 means what the tapping phone meant (docs/BOARD.md, "Two phones"): the rule,
 on plain data, case by case."""
 
-from support.engine import A, B, setup
 from scorekeeper.engine.stale import (
-    ALREADY, CHAIN, CHANGED, CORRECTED, DEAL_MOVED, SAME_KIND, UNDO, UNDONE, UNDONE_ALREADY,
-    Record, stale_tap,
+    ALREADY,
+    CHAIN,
+    CHANGED,
+    CORRECTED,
+    DEAL_MOVED,
+    SAME_KIND,
+    UNDO,
+    UNDONE,
+    UNDONE_ALREADY,
+    Record,
+    stale_tap,
 )
+from support.engine import A, B, setup
 
 GAME = setup()
 

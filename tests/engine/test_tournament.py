@@ -9,8 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.tournament import (
-    Game, Pairing, bracket_size, knockout, seed_lines, swiss_matches, swiss_pairing,
-    swiss_rounds, swiss_standings,
+    Game,
+    Pairing,
+    bracket_size,
+    knockout,
+    seed_lines,
+    swiss_matches,
+    swiss_pairing,
+    swiss_rounds,
+    swiss_standings,
 )
 
 FAST = settings(max_examples=150, deadline=None)

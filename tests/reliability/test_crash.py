@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from scorekeeper.storage import backup, db
-from scorekeeper.service import games
 from scorekeeper import engine
 from scorekeeper.engine.errors import ScoringError
-
+from scorekeeper.service import games
+from scorekeeper.storage import backup, db
 from scorekeeper.testing.live_server import LiveServer
 
 MIN_KILLS = 20  # kills while the server was answering the client

@@ -6,10 +6,10 @@ import sqlite3
 import pytest
 
 from scorekeeper import create_app
+from scorekeeper.engine import BUILT_IN_PRESETS, HouseRules
 from scorekeeper.service import games
 from scorekeeper.storage import store
 from scorekeeper.storage.db import connect
-from scorekeeper.engine import BUILT_IN_PRESETS, HouseRules
 
 EVENTS = [
     {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"},

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.service import transfer
 from scorekeeper.engine import fold as engine
+from scorekeeper.service import transfer
 
 
 def _export(client) -> dict:

@@ -12,12 +12,11 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.service import games
-from scorekeeper.storage import migrations
 from scorekeeper.service.clock import utc_now
+from scorekeeper.storage import migrations
 from scorekeeper.storage.db import connect
-from scorekeeper.web.db import get_db
-
 from scorekeeper.testing.live_server import LiveServer
+from scorekeeper.web.db import get_db
 from support.testing_routes import add_testing_routes
 
 

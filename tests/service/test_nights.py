@@ -10,11 +10,11 @@ import sqlite3
 
 import pytest
 
-from support.nights import night_games, start_night
-from support.page_forms import forms_of, press, submit
 from scorekeeper import create_app
 from scorekeeper.service import nights
 from scorekeeper.web import access
+from support.nights import night_games, start_night
+from support.page_forms import forms_of, press, submit
 from support.passes import let_in
 
 AWAY = {"REMOTE_ADDR": "192.168.1.20"}  # a device on the club's network, without the key

@@ -8,10 +8,10 @@ import sqlite3
 
 import pytest
 
-from support.page_forms import forms_of, press, submit
+from scorekeeper.service import players
 from scorekeeper.storage import db as stores
 from scorekeeper.storage import migrations
-from scorekeeper.service import players
+from support.page_forms import forms_of, press, submit
 
 
 def text(html):

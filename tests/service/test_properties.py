@@ -23,16 +23,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.service import games, review, scoreboard, snapshots
-from scorekeeper.web import api
-from scorekeeper.storage import migrations, store
-from scorekeeper.storage.db import connect
 from scorekeeper.engine import (
-    RANKS, ScoringError, Setup, apply, new_game, parse_event, parse_new_game, recorded_event,
+    RANKS,
+    ScoringError,
+    Setup,
+    apply,
+    new_game,
+    parse_event,
+    parse_new_game,
+    recorded_event,
     replay,
 )
 from scorekeeper.engine.log import fold_corrections
 from scorekeeper.engine.moves import timeline
+from scorekeeper.service import games, review, scoreboard, snapshots
+from scorekeeper.storage import migrations, store
+from scorekeeper.storage.db import connect
+from scorekeeper.web import api
 
 PLAYERS = [2, 3, 4]
 NOW = "2026-12-02T10:00:00.000+00:00"

@@ -7,11 +7,11 @@ import sqlite3
 
 import pytest
 
+from scorekeeper.service import players, ratings
+from scorekeeper.storage import db as stores
+from scorekeeper.storage.db import write_transaction
 from support.page_forms import press
 from support.paths import FIRST_SCHEMA
-from scorekeeper.storage import db as stores
-from scorekeeper.service import players, ratings
-from scorekeeper.storage.db import write_transaction
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app, engine
+from scorekeeper.engine import tally
 from scorekeeper.service import games
 from scorekeeper.storage import store
-from scorekeeper.engine import tally
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.sample_history import _candidates
 from support.summaries import replayed_summary, stored_summary

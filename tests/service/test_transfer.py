@@ -8,10 +8,10 @@ import io
 
 import pytest
 
-from support.page_forms import forms_of, submit
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
 from scorekeeper.web.views import transfer as transfer_views
+from support.page_forms import forms_of, submit
 
 TABLES = {"games": "id", "events": "game_id, seq", "game_sides": "game_id, side"}
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
+from scorekeeper import create_app
 from scorekeeper.storage import backup, migrations
 from scorekeeper.web import backup_cli
-from scorekeeper import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_SCHEMA = Path(__file__).parents[1] / "data" / "schema_v1.sqlite3"

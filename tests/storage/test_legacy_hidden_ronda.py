@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.storage import db
 from scorekeeper.service import games
+from scorekeeper.storage import db
 
 DATA = Path(__file__).parents[1] / "data"
 EXPECTED = json.loads((DATA / "legacy_hidden_ronda.expected.json").read_text())

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.storage import db
 from scorekeeper.service import games
+from scorekeeper.storage import db
 
 DATA = Path(__file__).parents[1] / "data"
 EXPECTED = json.loads((DATA / "legacy_last_trick.expected.json").read_text())

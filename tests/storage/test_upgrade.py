@@ -17,8 +17,8 @@ from sqlite_utils.migrations import Migrations
 from scorekeeper import create_app
 from scorekeeper.engine import tally
 from scorekeeper.engine.names import name_key
-from scorekeeper.storage import db, migrations
 from scorekeeper.service import games
+from scorekeeper.storage import db, migrations
 from scorekeeper.web import api
 
 DATA = Path(__file__).parents[1] / "data"

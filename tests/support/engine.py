@@ -8,7 +8,14 @@ test builds a game with `game(...)`, plays events with `play(...)`.
 import pytest
 
 from scorekeeper.engine import (
-    InvalidInput, RuleViolation, Setup, State, apply, new_game, parse_event, rules_from_spec,
+    InvalidInput,
+    RuleViolation,
+    Setup,
+    State,
+    apply,
+    new_game,
+    parse_event,
+    rules_from_spec,
 )
 
 SIDE_NAMES = {2: ("A", "B"), 3: ("A", "B", "C"), 4: ("A", "B")}

@@ -18,13 +18,17 @@ from werkzeug.wrappers import Request as RawRequest
 from scorekeeper import create_app
 from scorekeeper.service import games
 from scorekeeper.storage.db import connect
-
-from support.page_forms import forms_of
-from support.headers import check_security_headers
-from support.summaries import replayed_summary, stored_summary
 from support.fuzz_values import (
-    MAX_BODY, MAX_FORM_PARTS, STATUSES, TALLY, hostile_text, usually,
+    MAX_BODY,
+    MAX_FORM_PARTS,
+    STATUSES,
+    TALLY,
+    hostile_text,
+    usually,
 )
+from support.headers import check_security_headers
+from support.page_forms import forms_of
+from support.summaries import replayed_summary, stored_summary
 
 # -- the app under fire ------------------------------------------------------------------------
 

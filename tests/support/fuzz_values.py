@@ -12,7 +12,6 @@ from scorekeeper.engine import RULE_KEYS
 from scorekeeper.engine.events import KINDS, LAST_TRICK_OUTCOMES
 from scorekeeper.engine.houserules import rule_form
 
-
 MAX_BODY = 64 * 1024
 MAX_FORM_PARTS = 1000  # Flask's default MAX_FORM_PARTS
 FORM = "application/x-www-form-urlencoded"

@@ -12,7 +12,6 @@ while ago (Back to an old page)."""
 from html import unescape
 
 from scorekeeper.service import scoreboard
-
 from support.page_forms import find_button, submit
 from support.pages import api_state, start_game
 from support.pages import text as words

@@ -5,10 +5,10 @@ naming what reopening changes, except right after the winning tap."""
 import re
 from datetime import datetime, timedelta, timezone
 
+from scorekeeper.service import games, nights
 from support.nights import start_night
 from support.page_forms import forms_of, press, submit
 from support.pages import api_state, start_game, text
-from scorekeeper.service import games, nights
 
 DAYS_AGO = datetime.now(timezone.utc) - timedelta(days=3)
 

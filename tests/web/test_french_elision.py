@@ -8,10 +8,10 @@ import re
 import pytest
 from flask_babel import force_locale
 
-from support.pages import text
 from scorekeeper.service import players
 from scorekeeper.storage import db as stores
 from scorekeeper.web.elision import elide, say
+from support.pages import text
 
 
 @pytest.mark.parametrize("template, values, expected", [

@@ -28,7 +28,6 @@ from hypothesis import strategies as st
 from scorekeeper import create_app
 from scorekeeper.service import games
 from scorekeeper.storage.db import connect
-
 from support.headers import check_security_headers
 
 MAX_BODY = 64 * 1024

@@ -5,9 +5,8 @@ import codecs
 import pytest
 
 from scorekeeper.web import app_request
-
-
 from support.page_forms import forms_of, press
+
 
 def test_raw_bytes_in_a_query_string_stay_percent_encoded(app, client):
     """A script may send bytes that are not UTF-8 in the request line:

@@ -24,17 +24,47 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.events import LAST_TRICK_OUTCOMES
-
-from support.page_forms import forms_of
 from support.fuzz_site import (
-    Choice, Ref, Request, Site, choices, game_of, pick, picks, preset_of, resolved, segment,
-    send, seq_of, view_key,
+    Choice,
+    Ref,
+    Request,
+    Site,
+    choices,
+    game_of,
+    pick,
+    picks,
+    preset_of,
+    resolved,
+    segment,
+    send,
+    seq_of,
+    view_key,
 )
 from support.fuzz_values import (
-    FORM, FORM_EXAMPLES, MAX_BODY, METHODS, SETTINGS, TALLY, counts, draft_values, hostile,
-    kinds, maybe, moves, multipart, names, points, query_names, ranks, rule_fields, sides,
-    urlencoded, usually, versions,
+    FORM,
+    FORM_EXAMPLES,
+    MAX_BODY,
+    METHODS,
+    SETTINGS,
+    TALLY,
+    counts,
+    draft_values,
+    hostile,
+    kinds,
+    maybe,
+    moves,
+    multipart,
+    names,
+    points,
+    query_names,
+    ranks,
+    rule_fields,
+    sides,
+    urlencoded,
+    usually,
+    versions,
 )
+from support.page_forms import forms_of
 
 # -- the form fuzz -------------------------------------------------------------------------------
 

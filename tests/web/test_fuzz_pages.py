@@ -18,16 +18,35 @@ from dataclasses import dataclass
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from support.fuzz_site import (
-    ARGUMENT, Choice, Request, Site, choices, game_of, preset_of, segment, send, seq_of,
+    ARGUMENT,
+    Choice,
+    Request,
+    Site,
+    choices,
+    game_of,
+    preset_of,
+    segment,
+    send,
+    seq_of,
     static_of,
 )
 from support.fuzz_values import (
-    HEADERS, METHODS, PAGE_EXAMPLES, QUERY_PARAMETERS, QUERY_VALUES, REMOTE_ADDRS,
-    REQUEST_LINE_ENDS, SETTINGS, TALLY, encode, hostile, query_names, usually,
+    HEADERS,
+    METHODS,
+    PAGE_EXAMPLES,
+    QUERY_PARAMETERS,
+    QUERY_VALUES,
+    REMOTE_ADDRS,
+    REQUEST_LINE_ENDS,
+    SETTINGS,
+    TALLY,
+    encode,
+    hostile,
+    query_names,
+    usually,
 )
-
-
 
 # -- the GET fuzz: every route of the url map ----------------------------------------------------
 

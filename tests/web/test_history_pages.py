@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from support.page_forms import forms_of, press, submit
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.sample_history import fill
+from support.page_forms import forms_of, press, submit
 
 
 def text(html):

@@ -15,9 +15,9 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from support.page_forms import forms_of, submit
 from scorekeeper import create_app
 from scorekeeper.web.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
+from support.page_forms import forms_of, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web import charts
-from scorekeeper.service import review
 from scorekeeper import create_app
+from scorekeeper.service import review
+from scorekeeper.web import charts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.long_review import long_game  # noqa: E402  the benchmark's own game

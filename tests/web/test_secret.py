@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web import access, secret
 from scorekeeper import create_app
+from scorekeeper.web import access, secret
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,6 @@ A board drawn later takes every tap at once."""
 import re
 
 from scorekeeper.service import scoreboard
-
 from support.page_forms import find_button
 from support.pages import start_game
 

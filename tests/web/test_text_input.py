@@ -8,11 +8,10 @@ import json
 import pytest
 from flask import flash, redirect
 
-from support.page_forms import forms_of
 from scorekeeper import create_app
 from scorekeeper.engine.names import clean_name
 from support.headers import check_security_headers
-
+from support.page_forms import forms_of
 
 # -- names (item 13) ---------------------------------------------------------------------------
 
@@ -43,9 +42,9 @@ def test_a_look_alike_name_is_the_same_name(api):
 
 
 def test_a_preset_name_is_cleaned_the_same_way(app):
+    from scorekeeper.engine.errors import InvalidInput
     from scorekeeper.service import presets
     from scorekeeper.storage.db import connect
-    from scorekeeper.engine.errors import InvalidInput
 
     db = connect(app.config["DATABASE"])
     try:

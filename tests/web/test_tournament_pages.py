@@ -10,9 +10,9 @@ import re
 
 import pytest
 
+from support import pages
 from support.nights import night_games, start_night
 from support.page_forms import forms_of, submit
-from support import pages
 
 
 def text(html):

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from support.page_forms import forms_of, submit
 from support.nights import night_games, start_night
+from support.page_forms import forms_of, submit
 
 
 @pytest.fixture

@@ -9,34 +9,55 @@ import re
 from urllib.parse import parse_qsl, urlencode
 
 from flask import (
-    Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
 )
 from flask_babel import gettext
-
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
-from .. import board
-from .. import resume
-from ...service import (
-    games, nights, players, presets, reopening, scoreboard, side_names, tournaments,
-)
-from ...service.history import NoSuchPage
-from .. import rule_texts
-from ...service.clock import utc_now
-from ..db import get_db
-from ..forms import (
-    NewGameRulesForm, PlayForm, UndoForm, fill_rules, one_time_token, rule_field_list, rule_values,
-)
-from ..describe import isolated
-from ..errors import sentence_of, status_of
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
-from .shared import (
-    INCOMPLETE_FORM, POINTS_WORDS, in_page_words, load_game_or_404, no_such_page, review_context,
+from ...service import (
+    games,
+    nights,
+    players,
+    presets,
+    reopening,
+    scoreboard,
+    side_names,
+    tournaments,
 )
-from ..describe import rank_name
+from ...service.clock import utc_now
+from ...service.history import NoSuchPage
+from .. import board, resume, rule_texts
+from ..db import get_db
+from ..describe import isolated, rank_name
 from ..elision import default_name, default_names
+from ..errors import sentence_of, status_of
+from ..forms import (
+    NewGameRulesForm,
+    PlayForm,
+    UndoForm,
+    fill_rules,
+    one_time_token,
+    rule_field_list,
+    rule_values,
+)
+from .shared import (
+    INCOMPLETE_FORM,
+    POINTS_WORDS,
+    in_page_words,
+    load_game_or_404,
+    no_such_page,
+    review_context,
+)
 
 bp = Blueprint("games", __name__)
 

@@ -10,18 +10,26 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
-from ...service import games, history
-from ...service.review import Entry, review_entry
-from ...service.clock import utc_now
-from ..db import get_db
-from ..errors import sentence_of, status_of
-from ..forms import ConfirmForm, CorrectForm, one_time_token
 from ...engine import RANKS, recorded_event, to_dict
 from ...engine.errors import N_, InvalidInput, ScoringError
 from ...engine.events import KINDS, LAST_TRICK_OUTCOMES
+from ...service import games, history
+from ...service.clock import utc_now
+from ...service.review import Entry, review_entry
+from ..db import get_db
+from ..errors import sentence_of, status_of
+from ..forms import ConfirmForm, CorrectForm, one_time_token
 from .shared import (
-    INCOMPLETE_FORM, PAGE_NUMBER, POINTS_WORDS, confirm_form, in_page_words, load_game_or_404,
-    name_filter, no_such_page, page_number, review_context,
+    INCOMPLETE_FORM,
+    PAGE_NUMBER,
+    POINTS_WORDS,
+    confirm_form,
+    in_page_words,
+    load_game_or_404,
+    name_filter,
+    no_such_page,
+    page_number,
+    review_context,
 )
 
 bp = Blueprint("history", __name__)

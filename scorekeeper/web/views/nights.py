@@ -6,25 +6,38 @@ and service/tournaments.py decide and write."""
 from datetime import date
 
 from flask import (
-    Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
     url_for,
 )
 from flask_babel import gettext
 from wtforms.fields.choices import SelectChoice
 
+from ...engine.errors import ScoringError
 from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
-from .. import rule_texts
+from .. import rule_texts, screen_access
+from ..access import network_base
+from ..db import get_db
 from ..elision import about
 from ..errors import sentence_of
-from ..db import get_db
 from ..forms import (
-    ConfirmForm, EntrantForm, NightForm, RoundForm, ScreenForm, WithdrawForm, one_time_token,
+    ConfirmForm,
+    EntrantForm,
+    NightForm,
+    RoundForm,
+    ScreenForm,
+    WithdrawForm,
+    one_time_token,
 )
-from ...engine.errors import ScoringError
-from .. import screen_access
 from .shared import INCOMPLETE_FORM
-from ..access import network_base
 
 bp = Blueprint("nights", __name__)
 

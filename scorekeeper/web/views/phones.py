@@ -4,13 +4,13 @@ button that turns one away (service/phones.py decides and writes)."""
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext
 
+from ...engine.errors import ScoringError
 from ...service import phones
 from ...service.clock import utc_now
 from ..access import gate, this_phone
 from ..db import get_db
 from ..errors import sentence_of
 from ..forms import ConfirmForm, one_time_token
-from ...engine.errors import ScoringError
 from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("phones", __name__)

@@ -5,15 +5,15 @@ service/players.py writes, service/person_stats.py reads."""
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from .. import charts
-from ...service import person_stats, players, ratings, unnamed
 from ...engine import tally
+from ...engine.errors import N_, ScoringError
+from ...service import person_stats, players, ratings, unnamed
 from ...service.clock import utc_now
+from .. import charts
+from ..db import get_db
 from ..elision import say
 from ..errors import sentence_of
-from ..db import get_db
 from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
-from ...engine.errors import N_, ScoringError
 from .shared import INCOMPLETE_FORM, gains_bars, no_such_page, page_number
 
 bp = Blueprint("players", __name__)

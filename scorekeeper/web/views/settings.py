@@ -5,17 +5,22 @@ under a preset, in plain words made from its values."""
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
-from ...service import presets, ratings
-from .. import rule_texts
 from ... import engine
-from ...service.clock import utc_now
-from ..errors import sentence_of
-from ..db import get_db
-from ..forms import (
-    CsrfForm, PresetForm, ProvisionalForm, fill_rules, rule_field_list, rule_values,
-)
 from ...engine.errors import ScoringError
 from ...engine.limits import NAME_LENGTH
+from ...service import presets, ratings
+from ...service.clock import utc_now
+from .. import rule_texts
+from ..db import get_db
+from ..errors import sentence_of
+from ..forms import (
+    CsrfForm,
+    PresetForm,
+    ProvisionalForm,
+    fill_rules,
+    rule_field_list,
+    rule_values,
+)
 
 bp = Blueprint("settings", __name__)
 

@@ -8,6 +8,12 @@ from flask import abort, request
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
+from ...engine import tally
+from ...engine.errors import N_, InvalidInput, ScoringError
+from ...engine.names import clean_name
+from ...engine.newgame import NAME_LENGTH
+from ...service import games, history
+from ...service.review import review_page
 from .. import charts, review
 from ..db import get_db
 from ..describe import gain_name
@@ -15,12 +21,6 @@ from ..errors import error_answer
 from ..forms import ConfirmForm, one_time_token
 from ..i18n import join_list, right_to_left
 from ..template_helpers import decimal
-from ...engine import tally
-from ...engine.errors import N_, InvalidInput, ScoringError
-from ...engine.names import clean_name
-from ...engine.newgame import NAME_LENGTH
-from ...service import games, history
-from ...service.review import review_page
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
 # A posted form without its keys or fields: only a hand-made post, or a page

@@ -2,8 +2,8 @@
 
 from flask import Blueprint, render_template, request
 
-from ...service import history, ratings, stats
 from ...engine import tally
+from ...service import history, ratings, stats
 from ..db import get_db
 from ..template_helpers import percent
 from .shared import bars, gains_bars, name_filter, no_such_page, page_number

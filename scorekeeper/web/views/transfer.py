@@ -14,23 +14,31 @@ import threading
 from contextlib import contextmanager
 
 from flask import (
-    Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
     url_for,
 )
 from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ...engine import recorded_event
+from ...engine.errors import N_, InvalidInput, ScoringError
+from ...engine.moves import points_of, timeline
 from ...service import games, transfer
-from ..api import answer, idempotency_key, json_body, known_game, parse_json
 from ...service.clock import utc_now
+from ..api import answer, idempotency_key, json_body, known_game, parse_json
 from ..db import get_db
 from ..describe import event_kind, event_text
 from ..elision import say
 from ..errors import error_answer, sentence_of
 from ..forms import ImportForm
-from ...engine import recorded_event
-from ...engine.errors import N_, InvalidInput, ScoringError
-from ...engine.moves import points_of, timeline
 from .shared import load_game_or_404
 
 bp = Blueprint("transfer", __name__)
