@@ -30,7 +30,7 @@ SEARCH_BUDGET = 200_000
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class MatchGame:
     """A game of a match as played: the entrants of its two sides (side 0
     first) and, once it is over, the winner's entrant and lead."""
 
@@ -73,7 +73,7 @@ def wins_needed(best_of: int) -> int:
 
 
 def decide(round_: int, slot: int, entrants: tuple[int | None, int | None],
-           games: Iterable[Game], best_of: int) -> Match:
+           games: Iterable[MatchGame], best_of: int) -> Match:
     """A match between `entrants` from the games of its round and slot: only
     the games between these two count (a game between others is of a pairing
     a corrected result undid), in the order given, until one has won enough."""
@@ -100,8 +100,8 @@ def decide(round_: int, slot: int, entrants: tuple[int | None, int | None],
                  running and winner is None, (margins[0], margins[1]), counted)
 
 
-def _by_match(games: Iterable[Game]) -> dict[tuple[int, int], list[Game]]:
-    found: dict[tuple[int, int], list[Game]] = {}
+def _by_match(games: Iterable[MatchGame]) -> dict[tuple[int, int], list[MatchGame]]:
+    found: dict[tuple[int, int], list[MatchGame]] = {}
     for game in games:
         found.setdefault((game.round, game.slot), []).append(game)
     return found
@@ -133,10 +133,10 @@ class Knockout:
     champion: int | None
     # Games of a slot between two entrants that no longer meet there: a
     # corrected result sent another entrant on (the director may bin them).
-    stale: tuple[Game, ...] = field(default_factory=tuple)
+    stale: tuple[MatchGame, ...] = field(default_factory=tuple)
 
 
-def knockout(count: int, games: Iterable[Game], best_of: int = 1) -> Knockout:
+def knockout(count: int, games: Iterable[MatchGame], best_of: int = 1) -> Knockout:
     """The bracket of `count` entrants after `games` (a round and a slot each:
     slot 1 is the top match of its round)."""
     played = _by_match(games)
@@ -176,7 +176,7 @@ class Pairing:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class EntrantStanding:
     entrant: int
     wins: int  # matches won, a bye counting as one
     played: int  # matches decided, byes included
@@ -185,7 +185,7 @@ class Standing:
     place: int = 0
 
 
-def swiss_matches(pairings: Iterable[Pairing], games: Iterable[Game],
+def swiss_matches(pairings: Iterable[Pairing], games: Iterable[MatchGame],
                   best_of: int = 1) -> list[Match]:
     """Each pairing's match, decided by its games; a bye is won at once."""
     played = _by_match(games)
@@ -199,7 +199,7 @@ def swiss_matches(pairings: Iterable[Pairing], games: Iterable[Game],
     return found
 
 
-def swiss_standings(count: int, matches: Iterable[Match]) -> list[Standing]:
+def swiss_standings(count: int, matches: Iterable[Match]) -> list[EntrantStanding]:
     """Every entrant, best first: match wins, then margin, then seed; equal
     wins and margin share a place."""
     wins, played, margin, byes = [0] * count, [0] * count, [0] * count, [0] * count
@@ -217,12 +217,12 @@ def swiss_standings(count: int, matches: Iterable[Match]) -> list[Standing]:
             for entrant in match.entrants:
                 played[entrant] += 1
     order = sorted(range(count), key=lambda e: (-wins[e], -margin[e], e))
-    standings: list[Standing] = []
+    standings: list[EntrantStanding] = []
     for index, entrant in enumerate(order):
         level = standings and (standings[-1].wins, standings[-1].margin) == (wins[entrant],
                                                                              margin[entrant])
         place = standings[-1].place if level else index + 1
-        standings.append(Standing(entrant, wins[entrant], played[entrant], margin[entrant],
+        standings.append(EntrantStanding(entrant, wins[entrant], played[entrant], margin[entrant],
                                   byes[entrant], place))
     return standings
 

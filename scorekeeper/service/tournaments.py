@@ -58,7 +58,7 @@ class Bracket:
 
 @dataclass(frozen=True, slots=True)
 class SwissLine:
-    standing: tournament.Standing
+    standing: tournament.EntrantStanding
     withdrawn: bool
     joined: int
 
@@ -103,9 +103,9 @@ def _tables(db: sqlite_utils.Database, night_id: str) -> list[tuple[int, int, Ta
     return found
 
 
-def _played(tables) -> list[tournament.Game]:
+def _played(tables) -> list[tournament.MatchGame]:
     """The games the engine reads: a game in the bin is no game of its match."""
-    return [tournament.Game(round_, slot, line.entrants, won, margin)
+    return [tournament.MatchGame(round_, slot, line.entrants, won, margin)
             for round_, slot, line, won, margin in tables if not line.deleted]
 
 
@@ -135,7 +135,7 @@ def bracket(db: sqlite_utils.Database, night: nights.Night) -> Bracket:
     return Bracket([[_line(m, slots) for m in round_] for round_ in found.rounds],
                    found.champion,
                    [line for round_, slot, line, won, margin in tables
-                    if tournament.Game(round_, slot, line.entrants, won, margin) in stale
+                    if tournament.MatchGame(round_, slot, line.entrants, won, margin) in stale
                     and not line.deleted])
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.tournament import (
-    Game,
+    MatchGame,
     Pairing,
     bracket_size,
     knockout,
@@ -46,37 +46,37 @@ def test_five_entrants_give_the_three_top_seeds_a_bye():
 
 
 def test_a_result_sends_its_winner_on_at_once():
-    bracket = knockout(5, [Game(1, 2, (D, E), winner=E, margin=12)])
+    bracket = knockout(5, [MatchGame(1, 2, (D, E), winner=E, margin=12)])
     assert bracket.rounds[0][1].winner == E
     assert bracket.rounds[1][0].entrants == (A, E) and bracket.rounds[1][0].ready
 
 
 def test_the_best_of_three_goes_to_the_first_with_two_wins():
-    games = [Game(1, 1, (A, B), winner=A, margin=5), Game(1, 1, (B, A), winner=B, margin=9)]
+    games = [MatchGame(1, 1, (A, B), winner=A, margin=5), MatchGame(1, 1, (B, A), winner=B, margin=9)]
     final = knockout(2, games, best_of=3).rounds[0][0]
     assert final.wins == (1, 1) and final.winner is None and final.ready
-    games.append(Game(1, 1, (A, B), winner=A, margin=3))
+    games.append(MatchGame(1, 1, (A, B), winner=A, margin=3))
     bracket = knockout(2, games, best_of=3)
     assert bracket.rounds[0][0].wins == (2, 1) and bracket.champion == A
 
 
 def test_a_game_played_after_the_match_was_won_is_not_of_it():
-    games = [Game(1, 1, (A, B), winner=A, margin=5), Game(1, 1, (A, B), winner=A, margin=2),
-             Game(1, 1, (A, B), winner=B, margin=30), Game(1, 1, (A, B))]
+    games = [MatchGame(1, 1, (A, B), winner=A, margin=5), MatchGame(1, 1, (A, B), winner=A, margin=2),
+             MatchGame(1, 1, (A, B), winner=B, margin=30), MatchGame(1, 1, (A, B))]
     final = knockout(2, games, best_of=3).rounds[0][0]
     assert final.wins == (2, 0) and final.margins == (7, 0) and final.games == 2
     assert final.winner == A and not final.running
 
 
 def test_a_running_game_is_shown_and_decides_nothing():
-    match = knockout(2, [Game(1, 1, (A, B))]).rounds[0][0]
+    match = knockout(2, [MatchGame(1, 1, (A, B))]).rounds[0][0]
     assert match.running and match.winner is None
 
 
 def test_a_corrected_result_moves_the_bracket_and_leaves_the_next_game_stale():
     """E won, then played A; the first result is corrected: D won. A's match
     is now against D, and the game against E no longer counts."""
-    games = [Game(1, 2, (D, E), winner=D, margin=3), Game(2, 1, (A, E), winner=E, margin=8)]
+    games = [MatchGame(1, 2, (D, E), winner=D, margin=3), MatchGame(2, 1, (A, E), winner=E, margin=8)]
     bracket = knockout(5, games)
     semi = bracket.rounds[1][0]
     assert semi.entrants == (A, D) and semi.winner is None and semi.ready
@@ -91,7 +91,7 @@ def test_the_first_swiss_round_meets_the_top_half_against_the_bottom_half():
 def test_the_second_swiss_round_pairs_by_standing_and_the_bye_moves_on():
     """The document's evening of five: A beats C by 20, D beats B by 10, E has the bye."""
     round_1 = [Pairing(1, 1, (A, C)), Pairing(1, 2, (B, D)), Pairing(1, 3, (E, None))]
-    games = [Game(1, 1, (A, C), winner=A, margin=20), Game(1, 2, (B, D), winner=D, margin=10)]
+    games = [MatchGame(1, 1, (A, C), winner=A, margin=20), MatchGame(1, 2, (B, D), winner=D, margin=10)]
     standings = swiss_standings(5, swiss_matches(round_1, games))
     assert [(s.entrant, s.wins, s.margin) for s in standings] == [
         (A, 1, 20), (D, 1, 10), (E, 1, 0), (B, 0, -10), (C, 0, -20)]
@@ -129,7 +129,7 @@ def test_a_swiss_evening_plays_enough_rounds_for_one_unbeaten():
        rng=st.randoms(use_true_random=False))
 @FAST
 def test_a_knockout_has_exactly_one_winner(count, best_of, rng):
-    games: list[Game] = []
+    games: list[MatchGame] = []
     while True:
         bracket = knockout(count, games, best_of)
         ready = [m for r in bracket.rounds for m in r if m.ready]
@@ -139,7 +139,7 @@ def test_a_knockout_has_exactly_one_winner(count, best_of, rng):
             first, second = match.entrants
             winner = rng.choice([first, second])
             sides = rng.choice([(first, second), (second, first)])
-            games.append(Game(match.round, match.slot, sides, winner, rng.randint(1, 60)))
+            games.append(MatchGame(match.round, match.slot, sides, winner, rng.randint(1, 60)))
     assert bracket.champion is not None
     played = [m for r in bracket.rounds for m in r if not m.bye]
     losers = [m.loser for m in played]
@@ -178,7 +178,7 @@ def test_swiss_rounds_seat_everyone_once_and_avoid_every_avoidable_rematch(count
         joined[count + number] = data.draw(st.integers(2, rounds + 1))
     total = count + late
     pairings: list[Pairing] = []
-    games: list[Game] = []
+    games: list[MatchGame] = []
     for number in range(1, rounds + 1):
         if data.draw(st.booleans()) and number > 1:  # someone withdraws before this round
             withdrawn.add(data.draw(st.integers(0, total - 1)))
@@ -208,7 +208,7 @@ def test_swiss_rounds_seat_everyone_once_and_avoid_every_avoidable_rematch(count
         for slot, (first, second) in enumerate(pairs, 1):
             pairings.append(Pairing(number, slot, (first, second)))
             winner = data.draw(st.sampled_from([first, second]))
-            games.append(Game(number, slot, (first, second), winner, data.draw(st.integers(1, 40))))
+            games.append(MatchGame(number, slot, (first, second), winner, data.draw(st.integers(1, 40))))
         if bye is not None:
             pairings.append(Pairing(number, len(pairs) + 1, (bye, None)))
 
@@ -227,5 +227,5 @@ def test_a_swiss_round_of_128_pairs_quickly_late_in_the_evening():
         assert bye is None and not [p for p in pairs if frozenset(p) in met]
         for slot, pair in enumerate(pairs, 1):
             pairings.append(Pairing(number, slot, pair))
-            games.append(Game(number, slot, pair, min(pair) if (slot + number) % 3 else max(pair),
+            games.append(MatchGame(number, slot, pair, min(pair) if (slot + number) % 3 else max(pair),
                               slot % 7 + 1))
