@@ -155,10 +155,17 @@ def test_missa_for_us_and_missa_for_them_at_the_same_moment_both_count(phone, ne
 
 def test_a_missa_racing_the_other_phones_next_deal_is_refused_saying_why(phone, new_phone):
     first, second = two_phones(phone, new_phone)
+    # The second phone has not yet seen the next deal: its polls see the game
+    # as it was (on a slow machine a poll could otherwise come in between).
+    game = first.locator("#board").get_attribute("data-game")
+    before = first.request.get(f"/api/games/{game}").text()
+    second.route(f"**/api/games/{game}", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=before))
     first.touchscreen.tap(*center(first, "Donne suivante"))
     expect(first.locator(".status-text")).to_contain_text("Donne 2/6")
     second.touchscreen.tap(*center(second, "Missa pour Nous"))
     expect(second.locator("#notice")).to_contain_text(
         "Un autre téléphone est passé à la donne suivante entre-temps : pas compté.")
+    second.unroute(f"**/api/games/{game}")
     state = caught_up(first, second)
     assert state["scores"] == [0, 0] and state["deal"] == 2 and state["version"] == 1
