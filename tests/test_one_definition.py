@@ -32,8 +32,8 @@ def test_a_name_has_one_key():
 def test_the_sides_default_names_and_the_presets_names_are_written_once():
     # (testing/sample_history.py plays with sides of those names too.)
     assert [w for w in where(r'"Nous", "Eux", "Vous"\)') if not w.startswith("testing/")] == [
-        "service/unnamed.py"]
-    assert where(r'"الكلاسيكية"') == ["service/presets.py"]
+        "engine/names.py"]
+    assert where(r'"الكلاسيكية"') == ["engine/houserules.py"]
 
 
 def test_one_list_joiner_one_qr_code_one_incomplete_form_one_no_such_page():

@@ -457,12 +457,12 @@ def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_
 
 
 def test_the_default_side_names_are_written_once_for_every_language(app, catalogs):
-    """service/unnamed.py is the one place the default names are written, in
+    """engine/names.py is the one place the default names are written, in
     every language of the app (the service reads no catalog): the pages say
     them from there, and no catalog holds a second copy."""
     from flask_babel import force_locale
 
-    from scorekeeper.service.unnamed import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
+    from scorekeeper.engine.names import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
     from scorekeeper.web.elision import default_name, default_names
 
     assert set(DEFAULT_NAMES) == set(LANGUAGES)
@@ -480,12 +480,13 @@ def test_the_default_side_names_are_written_once_for_every_language(app, catalog
 
 
 def test_the_built_in_preset_names_are_written_once_for_every_language(app, catalogs):
-    """service/presets.py is the one place the built-in presets' names are
-    written in every language: it refuses them as a table preset's name, and
+    """engine/houserules.py is the one place the built-in presets' names are
+    written in every language: the service refuses them as a table preset's name, and
     the pages call the presets by them (web/rule_texts.py)."""
     from flask_babel import force_locale
 
-    from scorekeeper.service.presets import BUILT_IN_NAMES, PRESET_NAMES
+    from scorekeeper.engine.houserules import PRESET_NAMES
+    from scorekeeper.service.presets import BUILT_IN_NAMES
     from scorekeeper.web.rule_texts import preset_name
 
     assert {key: set(names) for key, names in PRESET_NAMES.items()} == {
