@@ -13,6 +13,7 @@ from . import (
     backup_cli,
     compress,
     db,
+    describe,
     errors,
     i18n,
     phones_cli,
@@ -111,5 +112,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(transfer.import_page)
     csrf.exempt(transfer.api_bp)  # JSON only, as the API
     app.register_blueprint(transfer.api_bp)
-    errors.register_error_handlers(app)
+    errors.register_error_handlers(app, describe.sentence_of)
     return app

@@ -4,8 +4,9 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import engine
-from ..engine.errors import N_
+from ..engine.errors import N_, ScoringError
 from ..engine.moves import Step, ToWin, points_of
+from . import elision
 from .elision import PRONOUNS, form_of, say
 from .i18n import join_list
 
@@ -374,3 +375,8 @@ def winner_text(name: str, team: bool = False) -> Markup:
         return Markup.escape(_(WINS[PRONOUNS.index(form)]))
     sentence = _("%(name)s win!") if team else _("%(name)s wins!")
     return Markup.escape(sentence) % {"name": bdi(name)}
+
+
+def sentence_of(error: ScoringError) -> str:
+    """A refusal's sentence in the page's language, its events in words."""
+    return elision.sentence(error, _, event_text)

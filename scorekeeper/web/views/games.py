@@ -38,9 +38,9 @@ from ...service.clock import utc_now
 from ...service.history import NoSuchPage
 from .. import board, resume, rule_texts
 from ..db import get_db
-from ..describe import isolated, rank_name
+from ..describe import isolated, rank_name, sentence_of
 from ..elision import default_name, default_names
-from ..errors import sentence_of, status_of
+from ..errors import status_of
 from ..forms import (
     NewGameRulesForm,
     PlayForm,

@@ -17,7 +17,8 @@ from ...service import games, history
 from ...service.clock import utc_now
 from ...service.review import Entry, review_entry
 from ..db import get_db
-from ..errors import sentence_of, status_of
+from ..describe import sentence_of
+from ..errors import status_of
 from ..forms import ConfirmForm, CorrectForm, one_time_token
 from .shared import (
     INCOMPLETE_FORM,

@@ -26,8 +26,8 @@ from ...service.clock import utc_now
 from .. import rule_texts, screen_access
 from ..access import network_base
 from ..db import get_db
+from ..describe import sentence_of
 from ..elision import about
-from ..errors import sentence_of
 from ..forms import (
     ConfirmForm,
     EntrantForm,

@@ -9,7 +9,7 @@ from ...service import phones
 from ...service.clock import utc_now
 from ..access import gate, this_phone
 from ..db import get_db
-from ..errors import sentence_of
+from ..describe import sentence_of
 from ..forms import ConfirmForm, one_time_token
 from .shared import INCOMPLETE_FORM
 

@@ -11,8 +11,8 @@ from ...service import person_stats, players, ratings, unnamed
 from ...service.clock import utc_now
 from .. import charts
 from ..db import get_db
+from ..describe import sentence_of
 from ..elision import say
-from ..errors import sentence_of
 from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
 from .shared import INCOMPLETE_FORM, gains_bars, no_such_page, page_number
 

@@ -12,7 +12,7 @@ from ...service import presets, ratings
 from ...service.clock import utc_now
 from .. import rule_texts
 from ..db import get_db
-from ..errors import sentence_of
+from ..describe import sentence_of
 from ..forms import (
     CsrfForm,
     PresetForm,
