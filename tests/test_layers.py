@@ -237,8 +237,8 @@ def test_no_module_but_forms_imports_a_form_class(module):
 # at start-up (startup.py) and the command-line tools that open the store
 # themselves, with no request to take a connection from (backup_cli.py,
 # phones_cli.py).
-STORAGE_PLUMBING = {"scorekeeper.web.db", "scorekeeper.web.startup", "scorekeeper.web.backup_cli",
-                    "scorekeeper.web.phones_cli"}
+STORAGE_PLUMBING = {"scorekeeper.web.plumbing.db", "scorekeeper.web.plumbing.startup",
+                    "scorekeeper.web.plumbing.backup_cli", "scorekeeper.web.phones_cli"}
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))
@@ -288,7 +288,7 @@ HTTP_STATUS = re.compile(r"(?<![\d,.])(400|404|409|413|415)(?![\d,])")
 @pytest.mark.parametrize("module", sorted(m for m in MODULES
                                           if layer_of(m) in ("engine", "service")))
 def test_the_engine_and_the_service_know_no_status_code(module):
-    """Which answer a refusal gets is the web layer's (web/errors.py, api.py):
+    """Which answer a refusal gets is the web layer's (web/plumbing/errors.py, api.py):
     the rules and the service say what was refused, not how HTTP says it."""
     found = HTTP_STATUS.findall(MODULES[module].read_text(encoding="utf-8"))
     assert not found, f"{module} names {found}"

@@ -42,9 +42,9 @@ from ..engine.errors import N_
 from ..service import ids, phones
 from ..service.clock import utc_now
 from . import pairing, screen_access
-from .db import get_db
-from .errors import error_answer
-from .local_paths import local_path
+from .plumbing.db import get_db
+from .plumbing.errors import error_answer
+from .plumbing.local_paths import local_path
 from .secret import SecretError, load_or_create_secret
 
 COOKIE = "ronda_access"

@@ -6,26 +6,10 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import (
-    access,
-    api,
-    assets,
-    backup_cli,
-    compress,
-    db,
-    describe,
-    errors,
-    i18n,
-    phones_cli,
-    resume,
-    security,
-    service_worker,
-    slim,
-    startup,
-    template_helpers,
-)
-from .app_request import Request
-from .app_response import Response
+from . import access, api, describe, i18n, phones_cli, resume, security, template_helpers
+from .plumbing import assets, backup_cli, compress, db, errors, service_worker, slim, startup
+from .plumbing.app_request import Request
+from .plumbing.app_response import Response
 from .secret import load_or_create_secret
 
 # Templates, static files, translations and the instance folder sit at the

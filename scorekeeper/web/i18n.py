@@ -10,8 +10,8 @@ from flask_babel import Babel, get_locale
 from markupsafe import Markup
 
 from . import catalogs, elision
-from .app_response import add_vary
-from .local_paths import local_path
+from .plumbing.app_response import add_vary
+from .plumbing.local_paths import local_path
 
 LANGUAGES = ("fr", "ar", "en")
 DEFAULT_LANGUAGE = "fr"

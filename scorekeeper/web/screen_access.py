@@ -11,7 +11,7 @@ import hmac
 from flask import Request
 
 from ..service import nights
-from .db import get_db
+from .plumbing.db import get_db
 
 # What the link opens: the night's big screen and the data it follows.
 SCREEN_ENDPOINTS = frozenset({"nights.screen", "nights.screen_data"})

@@ -43,7 +43,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 from waitress.utilities import BadRequest, Error
 
 from . import access, security
-from .app_request import MAX_IMPORT_BYTES
+from .plumbing.app_request import MAX_IMPORT_BYTES
 
 THREADS = 8
 MAX_CONNECTIONS = 250

@@ -37,10 +37,8 @@ from ...service import (
 from ...service.clock import utc_now
 from ...service.history import NoSuchPage
 from .. import board, resume, rule_texts
-from ..db import get_db
 from ..describe import isolated, rank_name, sentence_of
 from ..elision import default_name, default_names
-from ..errors import status_of
 from ..forms import (
     NewGameRulesForm,
     PlayForm,
@@ -50,6 +48,8 @@ from ..forms import (
     rule_field_list,
     rule_values,
 )
+from ..plumbing.db import get_db
+from ..plumbing.errors import status_of
 from .shared import (
     INCOMPLETE_FORM,
     POINTS_WORDS,

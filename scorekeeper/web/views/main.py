@@ -4,7 +4,7 @@ from flask import Blueprint, render_template
 
 from ...service import games
 from .. import resume
-from ..db import get_db
+from ..plumbing.db import get_db
 
 bp = Blueprint("main", __name__)
 

@@ -25,7 +25,6 @@ from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
 from .. import rule_texts, screen_access
 from ..access import network_base
-from ..db import get_db
 from ..describe import sentence_of
 from ..elision import about
 from ..forms import (
@@ -37,6 +36,7 @@ from ..forms import (
     WithdrawForm,
     one_time_token,
 )
+from ..plumbing.db import get_db
 from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("nights", __name__)

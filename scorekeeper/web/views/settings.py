@@ -11,7 +11,6 @@ from ...engine.limits import NAME_LENGTH
 from ...service import presets, ratings
 from ...service.clock import utc_now
 from .. import rule_texts
-from ..db import get_db
 from ..describe import sentence_of
 from ..forms import (
     CsrfForm,
@@ -21,6 +20,7 @@ from ..forms import (
     rule_field_list,
     rule_values,
 )
+from ..plumbing.db import get_db
 
 bp = Blueprint("settings", __name__)
 

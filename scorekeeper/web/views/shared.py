@@ -15,11 +15,11 @@ from ...engine.newgame import NAME_LENGTH
 from ...service import games, history
 from ...service.review import review_page
 from .. import charts, review
-from ..db import get_db
 from ..describe import gain_name
-from ..errors import error_answer
 from ..forms import ConfirmForm, one_time_token
 from ..i18n import join_list, right_to_left
+from ..plumbing.db import get_db
+from ..plumbing.errors import error_answer
 from ..template_helpers import decimal
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")

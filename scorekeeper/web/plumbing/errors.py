@@ -12,7 +12,7 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from ..engine.errors import N_, NotFound, RuleViolation, ScoringError
+from ...engine.errors import N_, NotFound, RuleViolation, ScoringError
 
 HTTP_SENTENCES = {
     400: N_("The request is malformed."),
