@@ -13,8 +13,8 @@ import segno
 from . import create_app
 from .storage.lock import StoreInUse, serving_lock
 from .web import access, pairing, server
-from .web.catalogs import CatalogError
 from .web.secret import SecretError
+from .web.wording.catalogs import CatalogError
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 # Browsers grant what makes the board a phone app (the Wake Lock API,

@@ -58,7 +58,7 @@ def name_key(name: str) -> str:
 # about such a side says it as one, "We win!"). The one place these words
 # are written: the store holds them as any name, the service reads them as
 # the sides nobody named (service/unnamed.py), the pages say them in their
-# language (web/elision.py), and no catalog holds a second copy.
+# language (web/wording/elision.py), and no catalog holds a second copy.
 DEFAULT_NAMES = {
     "en": ("Us", "Them", "You"),
     "fr": ("Nous", "Eux", "Vous"),

@@ -27,8 +27,8 @@ from ..engine.moves import (
 )
 from ..service import scoreboard
 from ..service.games import Game
-from . import elision
-from .describe import isolated
+from .wording import elision
+from .wording.describe import isolated
 
 DRAFT_LIMIT = 4
 _WHOLE = re.compile(r"-?\d{1,4}")

@@ -30,7 +30,7 @@ from ..engine import RULE_KEYS, HouseRules
 from ..engine.houserules import rule_form
 from ..engine.limits import NAME_LENGTH
 from ..service.nights import MAX_ENTRANTS, MAX_TOURNAMENT
-from . import rule_texts
+from .wording import rule_texts
 
 TOKEN_LENGTH = 100
 # WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.

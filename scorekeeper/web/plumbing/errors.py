@@ -53,7 +53,7 @@ def status_of(error: ScoringError) -> int:
 
 def register_error_handlers(app: Flask, sentence_of: Callable[[ScoringError], str]) -> None:
     """Every error's answer; a refusal's sentence worded by `sentence_of`
-    (the wording's, web/describe.py: plumbing words no sentence itself)."""
+    (the wording's, web/wording/describe.py: plumbing words no sentence itself)."""
 
     @app.errorhandler(ScoringError)
     def scoring_error(error: ScoringError):

@@ -36,9 +36,7 @@ from ...service import (
 )
 from ...service.clock import utc_now
 from ...service.history import NoSuchPage
-from .. import board, resume, rule_texts
-from ..describe import isolated, rank_name, sentence_of
-from ..elision import default_name, default_names
+from .. import board, resume
 from ..forms import (
     NewGameRulesForm,
     PlayForm,
@@ -50,6 +48,9 @@ from ..forms import (
 )
 from ..plumbing.db import get_db
 from ..plumbing.errors import status_of
+from ..wording import rule_texts
+from ..wording.describe import isolated, rank_name, sentence_of
+from ..wording.elision import default_name, default_names
 from .shared import (
     INCOMPLETE_FORM,
     POINTS_WORDS,

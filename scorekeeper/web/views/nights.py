@@ -23,10 +23,8 @@ from wtforms.fields.choices import SelectChoice
 from ...engine.errors import ScoringError
 from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
-from .. import rule_texts, screen_access
+from .. import screen_access
 from ..access import network_base
-from ..describe import sentence_of
-from ..elision import about
 from ..forms import (
     ConfirmForm,
     EntrantForm,
@@ -37,6 +35,9 @@ from ..forms import (
     one_time_token,
 )
 from ..plumbing.db import get_db
+from ..wording import rule_texts
+from ..wording.describe import sentence_of
+from ..wording.elision import about
 from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("nights", __name__)

@@ -10,8 +10,6 @@ from ...engine.errors import ScoringError
 from ...engine.limits import NAME_LENGTH
 from ...service import presets, ratings
 from ...service.clock import utc_now
-from .. import rule_texts
-from ..describe import sentence_of
 from ..forms import (
     CsrfForm,
     PresetForm,
@@ -21,6 +19,8 @@ from ..forms import (
     rule_values,
 )
 from ..plumbing.db import get_db
+from ..wording import rule_texts
+from ..wording.describe import sentence_of
 
 bp = Blueprint("settings", __name__)
 

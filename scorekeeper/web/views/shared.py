@@ -15,12 +15,12 @@ from ...engine.newgame import NAME_LENGTH
 from ...service import games, history
 from ...service.review import review_page
 from .. import charts, review
-from ..describe import gain_name
 from ..forms import ConfirmForm, one_time_token
-from ..i18n import join_list, right_to_left
 from ..plumbing.db import get_db
 from ..plumbing.errors import error_answer
 from ..template_helpers import decimal
+from ..wording.describe import gain_name
+from ..wording.i18n import join_list, right_to_left
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
 # A posted form without its keys or fields: only a hand-made post, or a page

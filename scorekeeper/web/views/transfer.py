@@ -34,12 +34,12 @@ from ...engine.moves import points_of, timeline
 from ...service import games, transfer
 from ...service.clock import utc_now
 from ..api import answer, idempotency_key, json_body, known_game, parse_json
-from ..describe import event_kind, event_text, sentence_of
-from ..elision import say
 from ..forms import ImportForm
 from ..plumbing.app_request import MAX_IMPORT_BYTES
 from ..plumbing.db import get_db
 from ..plumbing.errors import error_answer
+from ..wording.describe import event_kind, event_text, sentence_of
+from ..wording.elision import say
 from .shared import load_game_or_404
 
 bp = Blueprint("transfer", __name__)

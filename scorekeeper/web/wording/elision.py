@@ -23,8 +23,8 @@ from flask_babel import pgettext as contextual_gettext
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from ..engine.errors import N_
-from ..engine.names import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
+from ...engine.errors import N_
+from ...engine.names import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
 
 # "de" or "que" right before a value: "de %(name)s", "que %(side)s".
 BEFORE_VALUE = re.compile(r"\b(d|qu)e (?=%\((\w+)\)s)", re.IGNORECASE)
