@@ -238,7 +238,7 @@ def test_no_module_but_forms_imports_a_form_class(module):
 # themselves, with no request to take a connection from (backup_cli.py,
 # phones_cli.py).
 STORAGE_PLUMBING = {"scorekeeper.web.plumbing.db", "scorekeeper.web.plumbing.startup",
-                    "scorekeeper.web.plumbing.backup_cli", "scorekeeper.web.phones_cli"}
+                    "scorekeeper.web.plumbing.backup_cli", "scorekeeper.web.guard.phones_cli"}
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))

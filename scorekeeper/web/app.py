@@ -6,11 +6,12 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import access, api, phones_cli, resume, security, template_helpers
+from . import api, resume, template_helpers
+from .guard import access, phones_cli, security
+from .guard.secret import load_or_create_secret
 from .plumbing import assets, backup_cli, compress, db, errors, service_worker, slim, startup
 from .plumbing.app_request import Request
 from .plumbing.app_response import Response
-from .secret import load_or_create_secret
 from .wording import describe, i18n
 
 # Templates, static files, translations and the instance folder sit at the

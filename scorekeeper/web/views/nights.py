@@ -23,8 +23,6 @@ from wtforms.fields.choices import SelectChoice
 from ...engine.errors import ScoringError
 from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
-from .. import screen_access
-from ..access import network_base
 from ..forms import (
     ConfirmForm,
     EntrantForm,
@@ -34,6 +32,8 @@ from ..forms import (
     WithdrawForm,
     one_time_token,
 )
+from ..guard import screen_access
+from ..guard.access import network_base
 from ..plumbing.db import get_db
 from ..wording import rule_texts
 from ..wording.describe import sentence_of
