@@ -39,7 +39,7 @@ def test_the_sides_default_names_and_the_presets_names_are_written_once():
 def test_one_list_joiner_one_qr_code_one_incomplete_form_one_no_such_page():
     assert where(r'"، "') == ["web/wording/i18n.py"]
     # (`make run` prints its own in the terminal: serve.py.)
-    assert [w for w in where(r"\bsegno\.make\(") if w.startswith("web/")] == ["web/charts.py"]
+    assert [w for w in where(r"\bsegno\.make\(") if w.startswith("web/")] == ["web/pages/charts.py"]
     assert where(r"\nINCOMPLETE_FORM = ") == ["web/views/shared.py"]
     assert where(r"\nclass NoSuchPage\b") == ["service/history.py"]
 

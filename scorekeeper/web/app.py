@@ -6,9 +6,10 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import api, resume, template_helpers
+from . import api
 from .guard import access, phones_cli, security
 from .guard.secret import load_or_create_secret
+from .pages import resume, template_helpers
 from .plumbing import assets, backup_cli, compress, db, errors, service_worker, slim, startup
 from .plumbing.app_request import Request
 from .plumbing.app_response import Response

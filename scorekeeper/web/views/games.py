@@ -36,8 +36,8 @@ from ...service import (
 )
 from ...service.clock import utc_now
 from ...service.history import NoSuchPage
-from .. import board, resume
-from ..forms import (
+from ..pages import board, resume
+from ..pages.forms import (
     NewGameRulesForm,
     PlayForm,
     UndoForm,

@@ -3,7 +3,7 @@
 from flask import Blueprint, render_template
 
 from ...service import games
-from .. import resume
+from ..pages import resume
 from ..plumbing.db import get_db
 
 bp = Blueprint("main", __name__)

@@ -23,7 +23,9 @@ from wtforms.fields.choices import SelectChoice
 from ...engine.errors import ScoringError
 from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
-from ..forms import (
+from ..guard import screen_access
+from ..guard.access import network_base
+from ..pages.forms import (
     ConfirmForm,
     EntrantForm,
     NightForm,
@@ -32,8 +34,6 @@ from ..forms import (
     WithdrawForm,
     one_time_token,
 )
-from ..guard import screen_access
-from ..guard.access import network_base
 from ..plumbing.db import get_db
 from ..wording import rule_texts
 from ..wording.describe import sentence_of

@@ -7,8 +7,8 @@ from flask_babel import gettext
 from ...engine.errors import ScoringError
 from ...service import phones
 from ...service.clock import utc_now
-from ..forms import ConfirmForm, one_time_token
 from ..guard.access import gate, this_phone
+from ..pages.forms import ConfirmForm, one_time_token
 from ..plumbing.db import get_db
 from ..wording.describe import sentence_of
 from .shared import INCOMPLETE_FORM

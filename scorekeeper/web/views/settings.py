@@ -10,7 +10,7 @@ from ...engine.errors import ScoringError
 from ...engine.limits import NAME_LENGTH
 from ...service import presets, ratings
 from ...service.clock import utc_now
-from ..forms import (
+from ..pages.forms import (
     CsrfForm,
     PresetForm,
     ProvisionalForm,

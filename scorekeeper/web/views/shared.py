@@ -14,11 +14,11 @@ from ...engine.names import clean_name
 from ...engine.newgame import NAME_LENGTH
 from ...service import games, history
 from ...service.review import review_page
-from .. import charts, review
-from ..forms import ConfirmForm, one_time_token
+from ..pages import charts, review
+from ..pages.forms import ConfirmForm, one_time_token
+from ..pages.template_helpers import decimal
 from ..plumbing.db import get_db
 from ..plumbing.errors import error_answer
-from ..template_helpers import decimal
 from ..wording.describe import gain_name
 from ..wording.i18n import join_list, right_to_left
 

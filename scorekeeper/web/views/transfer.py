@@ -34,7 +34,7 @@ from ...engine.moves import points_of, timeline
 from ...service import games, transfer
 from ...service.clock import utc_now
 from ..api import answer, idempotency_key, json_body, known_game, parse_json
-from ..forms import ImportForm
+from ..pages.forms import ImportForm
 from ..plumbing.app_request import MAX_IMPORT_BYTES
 from ..plumbing.db import get_db
 from ..plumbing.errors import error_answer
