@@ -10,7 +10,7 @@ from scorekeeper.service import phones
 from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import db as storage
 from scorekeeper.testing.caddy import NAME, Caddy, Connection
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 
 from . import club
 from .common import Row

@@ -24,7 +24,7 @@ from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import db as storage
 from scorekeeper.testing.caddy import NAME, serving_https, trusting_home
 from scorekeeper.testing.chromium import CHROMIUM
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 
 from .common import scratch_dir
 

@@ -1,8 +1,8 @@
 """`make run`: serve the app on this machine and on the local network, and
 say where to find it: an address, and a QR code that opens the app on a
-phone once (a pairing code, scorekeeper/web/pairing.py), with the access key for
+phone once (a pairing code, scorekeeper/web/guard/pairing.py), with the access key for
 a phone that cannot scan. The server is waitress, hardened against a
-stranger on the same network (scorekeeper/web/server.py)."""
+stranger on the same network (scorekeeper/web/guard/server.py)."""
 
 import os
 import socket
@@ -12,9 +12,9 @@ import segno
 
 from . import create_app
 from .storage.lock import StoreInUse, serving_lock
-from .web import access, pairing, server
-from .web.catalogs import CatalogError
-from .web.secret import SecretError
+from .web.guard import access, pairing, server
+from .web.guard.secret import SecretError
+from .web.wording.catalogs import CatalogError
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 # Browsers grant what makes the board a phone app (the Wake Lock API,

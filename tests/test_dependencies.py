@@ -80,7 +80,7 @@ def test_flask_is_one_where_a_view_may_raise_its_own_body_limit():
 
 
 def test_waitress_is_bounded_below_a_version_its_internals_were_not_checked_with():
-    """scorekeeper/web/server.py subclasses waitress's parser, channel and
+    """scorekeeper/web/guard/server.py subclasses waitress's parser, channel and
     server, which a new minor version may change without notice."""
     waitress = requirements()["waitress"]
     assert waitress.specifier.contains(metadata.version("waitress"))

@@ -195,7 +195,7 @@ import pkgutil, sys, wtforms
 import scorekeeper
 for info in pkgutil.walk_packages(scorekeeper.__path__, "scorekeeper."):
     __import__(info.name)
-from scorekeeper.web import forms
+from scorekeeper.web.pages import forms
 own = {id(value) for value in vars(forms).values()}
 seen, todo = set(), [wtforms.Form]
 while todo:
@@ -213,10 +213,10 @@ def test_every_form_is_defined_in_the_forms_module():
     result = subprocess.run([sys.executable, "-c", FORMS_PROBE], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "", "forms made outside web/forms.py:\n" + result.stdout
+    assert result.stdout.strip() == "", "forms made outside web/pages/forms.py:\n" + result.stdout
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "scorekeeper.web.forms"))
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "scorekeeper.web.pages.forms"))
 def test_no_module_but_forms_imports_a_form_class(module):
     """No FlaskForm, no wtforms form or field outside forms.py: the views
     only set choices (wtforms' SelectChoice), app.py turns CSRF on."""
@@ -237,8 +237,8 @@ def test_no_module_but_forms_imports_a_form_class(module):
 # at start-up (startup.py) and the command-line tools that open the store
 # themselves, with no request to take a connection from (backup_cli.py,
 # phones_cli.py).
-STORAGE_PLUMBING = {"scorekeeper.web.db", "scorekeeper.web.startup", "scorekeeper.web.backup_cli",
-                    "scorekeeper.web.phones_cli"}
+STORAGE_PLUMBING = {"scorekeeper.web.plumbing.db", "scorekeeper.web.plumbing.startup",
+                    "scorekeeper.web.plumbing.backup_cli", "scorekeeper.web.guard.phones_cli"}
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))
@@ -288,7 +288,48 @@ HTTP_STATUS = re.compile(r"(?<![\d,.])(400|404|409|413|415)(?![\d,])")
 @pytest.mark.parametrize("module", sorted(m for m in MODULES
                                           if layer_of(m) in ("engine", "service")))
 def test_the_engine_and_the_service_know_no_status_code(module):
-    """Which answer a refusal gets is the web layer's (web/errors.py, api.py):
+    """Which answer a refusal gets is the web layer's (web/plumbing/errors.py, api.py):
     the rules and the service say what was refused, not how HTTP says it."""
     found = HTTP_STATUS.findall(MODULES[module].read_text(encoding="utf-8"))
     assert not found, f"{module} names {found}"
+
+
+# web/'s parts, and which of them each may import (their __init__ says why).
+# The loose modules (the app's factory and the API) put them together.
+WEB_PARTS_MAY_IMPORT = {
+    "plumbing": set(),
+    "wording": {"plumbing"},
+    "guard": {"plumbing"},
+    "pages": {"wording", "plumbing"},
+    "views": {"pages", "wording", "plumbing", "guard", "api"},  # the API's JSON helpers
+}
+
+
+def web_part_of(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[1] == "web" and parts[2] in WEB_PARTS_MAY_IMPORT:
+        return parts[2]
+    return None
+
+
+def test_web_shows_its_parts_with_few_modules_loose():
+    loose = sorted(p.name for p in (PACKAGE / "web").glob("*.py") if p.name != "__init__.py")
+    assert len(loose) <= 8, loose
+    parts = {p.name for p in (PACKAGE / "web").iterdir() if (p / "__init__.py").exists()}
+    assert parts == set(WEB_PARTS_MAY_IMPORT), parts
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if web_part_of(m)))
+def test_each_part_of_web_imports_only_the_parts_it_may(module):
+    part = web_part_of(module)
+    allowed = WEB_PARTS_MAY_IMPORT[part] | {part}
+    wrong = {m for m in app_imports(module) if layer_of(m) == "web"
+             and (web_part_of(m) or m.rpartition(".")[2]) not in allowed}
+    assert not wrong, f"{module} ({part}) imports {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if web_part_of(m) == "wording"))
+def test_the_wording_calls_no_service(module):
+    """What it says comes in as plain data, from the views that called the service."""
+    wrong = {m for m in app_imports(module) if layer_of(m) == "service"}
+    assert not wrong, f"{module} imports {sorted(wrong)}"

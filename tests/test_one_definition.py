@@ -32,14 +32,14 @@ def test_a_name_has_one_key():
 def test_the_sides_default_names_and_the_presets_names_are_written_once():
     # (testing/sample_history.py plays with sides of those names too.)
     assert [w for w in where(r'"Nous", "Eux", "Vous"\)') if not w.startswith("testing/")] == [
-        "service/unnamed.py"]
-    assert where(r'"الكلاسيكية"') == ["service/presets.py"]
+        "engine/names.py"]
+    assert where(r'"الكلاسيكية"') == ["engine/houserules.py"]
 
 
 def test_one_list_joiner_one_qr_code_one_incomplete_form_one_no_such_page():
-    assert where(r'"، "') == ["web/i18n.py"]
+    assert where(r'"، "') == ["web/wording/i18n.py"]
     # (`make run` prints its own in the terminal: serve.py.)
-    assert [w for w in where(r"\bsegno\.make\(") if w.startswith("web/")] == ["web/charts.py"]
+    assert [w for w in where(r"\bsegno\.make\(") if w.startswith("web/")] == ["web/pages/charts.py"]
     assert where(r"\nINCOMPLETE_FORM = ") == ["web/views/shared.py"]
     assert where(r"\nclass NoSuchPage\b") == ["service/history.py"]
 
@@ -72,6 +72,6 @@ def test_each_module_level_function_name_means_one_thing():
         for node in ast.parse(text).body:
             if isinstance(node, ast.FunctionDef):
                 defined[node.name].add(path.relative_to(PACKAGE).as_posix())
-    assert defined["default_name"] == {"web/elision.py"}
+    assert defined["default_name"] == {"web/wording/elision.py"}
     assert defined["build"] <= {"testing/sample_history.py"}  # (a sample history's)
     assert where(r"\nclass Record\b") == ["engine/stale.py"]  # a log's record

@@ -119,6 +119,14 @@ CLASSIQUE = HouseRules(
     dealer_last_trick=5,
 )
 BUILT_IN_PRESETS: dict[str, HouseRules] = {"appli": APPLI, "classique": CLASSIQUE}
+# The built-in presets' names as the pages say them, in each of the app's
+# languages: the one place they are written (the service refuses them as a
+# table preset's name, web/wording/rule_texts.py says them in the page's language),
+# since neither the engine nor the service reads a catalog.
+PRESET_NAMES = {
+    "appli": {"fr": "appli", "en": "app", "ar": "التطبيق"},
+    "classique": {"fr": "classique", "en": "classic", "ar": "الكلاسيكية"},
+}
 
 
 def is_whole(value: Any) -> bool:

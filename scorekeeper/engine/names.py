@@ -52,3 +52,17 @@ def name_key(name: str) -> str:
     it hides (the cleaning above)."""
     return clean_name(name).casefold()
 
+
+# The sides' default names, in each of the app's languages: Us, Them, You,
+# the first side's, the second's, the third's (a pronoun each: a sentence
+# about such a side says it as one, "We win!"). The one place these words
+# are written: the store holds them as any name, the service reads them as
+# the sides nobody named (service/unnamed.py), the pages say them in their
+# language (web/wording/elision.py), and no catalog holds a second copy.
+DEFAULT_NAMES = {
+    "en": ("Us", "Them", "You"),
+    "fr": ("Nous", "Eux", "Vous"),
+    "ar": ("نحن", "هم", "أنتم"),
+}
+# Every language's, in DEFAULT_NAMES' order, language after language.
+DEFAULT_SIDE_NAMES = tuple(name for names in DEFAULT_NAMES.values() for name in names)

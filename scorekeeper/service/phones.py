@@ -108,7 +108,7 @@ def seen(db: sqlite_utils.Database, phone: Phone, now: str) -> None:
 
 class PassDesk:
     """Who holds a pass, asked outside any request (the server asks before
-    it reads a body: web/server.py), with connections of its own."""
+    it reads a body: web/guard/server.py), with connections of its own."""
 
     def __init__(self, path: str, timeout: float = BUSY_TIMEOUT_SECONDS):
         self.pool = ConnectionPool(path, timeout)

@@ -12,20 +12,15 @@ import sqlite_utils
 
 from .. import engine
 from ..engine.errors import N_, InvalidInput
+from ..engine.houserules import PRESET_NAMES
 from ..engine.names import name_key, visible_name
 from ..engine.newgame import NAME_LENGTH
 from ..storage.db import write_transaction
 
 DEFAULT_KEY = "default_preset"
 
-# The built-in presets' names as the pages say them, in each of the app's
-# languages: the one place they are written (web/rule_texts.py says them from
-# here in the page's language), since the service reads no catalog.
-PRESET_NAMES = {
-    "appli": {"fr": "appli", "en": "app", "ar": "التطبيق"},
-    "classique": {"fr": "classique", "en": "classic", "ar": "الكلاسيكية"},
-}
-# A table preset may take none of them, else "classic" would be two presets.
+# A table preset may take none of the built-in presets' names
+# (engine/houserules.py), else "classic" would be two presets.
 BUILT_IN_NAMES = tuple(name for names in PRESET_NAMES.values() for name in names.values())
 
 

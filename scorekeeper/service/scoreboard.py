@@ -26,7 +26,7 @@ RECENT_STEPS = 6
 # JavaScript a second tap made before the first one's page is back (a Bount,
 # then a Missa 60 ms later) comes from the same page, with the version
 # before the first. The board drawn this soon after a record was just
-# tapped (it settles: web/board.py).
+# tapped (it settles: web/pages/board.py).
 OWN_SECONDS = 3
 
 

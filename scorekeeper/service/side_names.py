@@ -1,6 +1,6 @@
 """The names a new game starts from on a phone, and what each side is then called.
 
-A phone starts from what it last played (web/resume.py remembers that game),
+A phone starts from what it last played (web/pages/resume.py remembers that game),
 never from another phone's: a newcomer at the next table finds the default
 names, the latest players offered one tap each (players.recent). What a
 side is called is one rule, for the game that starts and for the

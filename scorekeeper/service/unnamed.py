@@ -7,23 +7,11 @@ games keep these names as they were played (nothing stored is rewritten);
 this is a rule of reading: the players, the ranking, the statistics and the
 recent players offered leave them out, and no rating counts such a side.
 
-DEFAULT_NAMES is the one place these words are written, in each of the
-app's languages: the pages say them from here in their language
-(web/elision.py), since the service reads no catalog.
+The default names are written once, in the engine (engine/names.py), as
+data in each of the app's languages, since the service reads no catalog.
 """
 
-from ..engine.names import name_key
-
-# Us, Them, You: the first side's, the second's, the third's (a pronoun each:
-# a sentence about such a side says it as one, "We win!").
-DEFAULT_NAMES = {
-    "en": ("Us", "Them", "You"),
-    "fr": ("Nous", "Eux", "Vous"),
-    "ar": ("نحن", "هم", "أنتم"),
-}
-# Every language's, in DEFAULT_NAMES' order, language after language.
-DEFAULT_SIDE_NAMES = tuple(name for names in DEFAULT_NAMES.values() for name in names)
-
+from ..engine.names import DEFAULT_SIDE_NAMES, name_key
 
 KEYS = frozenset(name_key(name) for name in DEFAULT_SIDE_NAMES)
 _LITERALS = ", ".join("'%s'" % key.replace("'", "''") for key in sorted(KEYS))

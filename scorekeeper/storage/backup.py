@@ -2,7 +2,7 @@
 
 A copy is made at start-up (before any migration touches the file) and on
 demand (`flask --app scorekeeper backup`); `flask --app scorekeeper restore
-FILE` puts one back (those commands: web/backup_cli.py). The backup API
+FILE` puts one back (those commands: web/plumbing/backup_cli.py). The backup API
 copies a consistent snapshot even while the server writes, which a plain
 file copy of a WAL database does not.
 

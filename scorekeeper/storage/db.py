@@ -1,7 +1,7 @@
 """Connections to the store: every commit durable before it returns, a pool
 of open connections kept between requests, and the write transaction that
 keeps one phone's tap from interleaving with another's. No Flask: the web
-layer (web/db.py) takes a request's connection from the pool."""
+layer (web/plumbing/db.py) takes a request's connection from the pool."""
 
 import os
 import sqlite3

@@ -13,7 +13,7 @@ from ..engine.errors import N_, InvalidInput, ScoringError
 from ..service import games, presets
 from ..service.clock import utc_now
 from ..service.recent import Recent
-from .db import get_db
+from .plumbing.db import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -6,26 +6,14 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from . import (
-    access,
-    api,
-    assets,
-    backup_cli,
-    compress,
-    db,
-    errors,
-    i18n,
-    phones_cli,
-    resume,
-    security,
-    service_worker,
-    slim,
-    startup,
-    template_helpers,
-)
-from .app_request import Request
-from .app_response import Response
-from .secret import load_or_create_secret
+from . import api
+from .guard import access, phones_cli, security
+from .guard.secret import load_or_create_secret
+from .pages import resume, template_helpers
+from .plumbing import assets, backup_cli, compress, db, errors, service_worker, slim, startup
+from .plumbing.app_request import Request
+from .plumbing.app_response import Response
+from .wording import describe, i18n
 
 # Templates, static files, translations and the instance folder sit at the
 # top of the repository, beside the package.
@@ -111,5 +99,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(transfer.import_page)
     csrf.exempt(transfer.api_bp)  # JSON only, as the API
     app.register_blueprint(transfer.api_bp)
-    errors.register_error_handlers(app)
+    errors.register_error_handlers(app, describe.sentence_of)
     return app

@@ -24,7 +24,7 @@ from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import db as storage
 from scorekeeper.testing.caddy import serving_https, trusting_home
 from scorekeeper.testing.chromium import PHONE, TABLE_HOST, chromium
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 from support.accessibility import check as check_accessible
 from support.passes import new_pass
 from support.table import expect_scores, start_game, tap

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.testing.caddy import serving_https, trusting_home
 from scorekeeper.testing.chromium import PHONE, chromium
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 from support.table import tap
 
 KEY, SECRET = "httpskey2345", "a secret for the https test only"

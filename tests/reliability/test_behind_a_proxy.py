@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.testing.caddy import Caddy
 from scorekeeper.testing.live_server import LiveServer
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 
 KEY, SECRET = "proxykey2345", "a secret for the proxy tests only"
 

@@ -131,7 +131,7 @@ def test_headers_that_never_end_are_cut_off(live):
 
 @pytest.mark.real_time  # connections held a while
 def test_an_address_holds_so_many_connections_and_no_more(live, game):
-    from scorekeeper.web import server
+    from scorekeeper.web.guard import server
 
     idle = [_open(live, "127.0.0.3") for _ in range(2 * server.PER_ADDRESS)]
     time.sleep(0.5)
@@ -175,7 +175,7 @@ def test_a_strangers_chunked_body_is_refused_at_once(live, game):
 
 
 def test_a_chunk_size_line_has_a_bound_even_for_the_table(live):
-    from scorekeeper.web import server
+    from scorekeeper.web.guard import server
 
     sock = _open(live, "127.0.0.1")
     sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -221,7 +221,7 @@ def test_the_tables_own_connections_are_not_capped_by_its_address(live, game):
     connection cap per address pushed the 21st table's keep-alive out, and
     bench.club counted 58 errors. A connection the access check let in is
     the table's: it counts in the server's total only."""
-    from scorekeeper.web import server
+    from scorekeeper.web.guard import server
 
     tables = []
     for _ in range(server.PER_ADDRESS + 15):

@@ -16,7 +16,7 @@ from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import migrations
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.live_server import LiveServer
-from scorekeeper.web.db import get_db
+from scorekeeper.web.plumbing.db import get_db
 from support.testing_routes import add_testing_routes
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.service import nights
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 from support.nights import night_games, start_night
 from support.page_forms import forms_of, press, submit
 from support.passes import let_in

@@ -9,8 +9,9 @@ import sqlite3
 
 import pytest
 
+from scorekeeper.engine.names import DEFAULT_SIDE_NAMES
 from scorekeeper.service import person_stats, players, ratings, stats
-from scorekeeper.service.unnamed import DEFAULT_SIDE_NAMES, is_default
+from scorekeeper.service.unnamed import is_default
 from scorekeeper.storage import db as stores
 from scorekeeper.storage import migrations
 

@@ -12,7 +12,7 @@ import sqlite_utils
 
 from scorekeeper import create_app
 from scorekeeper.storage import backup, migrations
-from scorekeeper.web import backup_cli
+from scorekeeper.web.plumbing import backup_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_SCHEMA = Path(__file__).parents[1] / "data" / "schema_v1.sqlite3"

@@ -7,7 +7,7 @@ from pathlib import Path
 from scorekeeper.service import phones
 from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import db as storage
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 
 
 def new_pass(database: str | Path, key: str, secret: str, how: str = "key",

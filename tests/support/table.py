@@ -7,7 +7,7 @@ import time
 from playwright.sync_api import Page, expect
 
 from scorekeeper.testing.chromium import PHONE, TABLE_HOST
-from scorekeeper.web import access
+from scorekeeper.web.guard import access
 from support.passes import new_pass
 from support.timings import double_tap_seconds
 
@@ -30,7 +30,7 @@ def table_url(server) -> str:
 
 def let_in(context, server) -> None:
     """Give a phone a pass of its own, as a pairing code or the typed key
-    does (scorekeeper/web/access.py, support/passes.py)."""
+    does (scorekeeper/web/guard/access.py, support/passes.py)."""
     token = new_pass(server.env["FLASK_DATABASE"], TABLE_KEY, TABLE_SECRET,
                      user_agent="Chromium, a test phone")
     context.add_cookies([{

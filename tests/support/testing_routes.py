@@ -8,7 +8,7 @@ from flask_wtf import FlaskForm
 
 from scorekeeper.service import games
 from scorekeeper.service.clock import utc_now
-from scorekeeper.web.db import get_db
+from scorekeeper.web.plumbing.db import get_db
 
 FORM_PAGE = '<form method="post">{{ form.csrf_token }}<button>Go</button></form>'
 

@@ -12,7 +12,7 @@ server at a phone's own (tests/browser/conftest.py).
 
 from playwright.sync_api import Page
 
-from scorekeeper.web.template_helpers import BOARD_TIMINGS
+from scorekeeper.web.pages.template_helpers import BOARD_TIMINGS
 
 QUICK = {"BOARD_POLL_MS": 200, "BOARD_DOUBLE_TAP_MS": 100, "BOARD_SETTLE_MS": 50,
          "BOARD_OVER_SETTLE_MS": 100}

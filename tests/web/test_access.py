@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from scorekeeper.web import access
-from scorekeeper.web.access import COOKIE, Attempts, is_local
+from scorekeeper.web.guard import access
+from scorekeeper.web.guard.access import COOKIE, Attempts, is_local
 from support.passes import let_in
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
@@ -188,7 +188,7 @@ def test_a_trusted_proxy_says_who_asks(tmp_path):
 # -- pairing codes -----------------------------------------------------------------------------
 
 def new_code(app) -> str:
-    from scorekeeper.web import pairing
+    from scorekeeper.web.guard import pairing
 
     with app.app_context():
         return pairing.codes().new()
@@ -213,7 +213,7 @@ def test_a_pairing_code_lets_one_device_in_once(app, client):
 
 
 def test_a_pairing_code_expires():
-    from scorekeeper.web import pairing
+    from scorekeeper.web.guard import pairing
 
     now = [0.0]
     codes = pairing.Codes(lifetime=60, clock=lambda: now[0])
@@ -319,7 +319,7 @@ def test_a_trusted_proxy_that_is_no_address_stops_the_start_with_a_sentence(tmp_
     """`TRUSTED_PROXY=1` used to trust one proxy hop, whatever its address
     said: a forged X-Forwarded-Host then opened /pair."""
     from scorekeeper import create_app
-    from scorekeeper.web.secret import SecretError
+    from scorekeeper.web.guard.secret import SecretError
 
     with pytest.raises(SecretError, match="TRUSTED_PROXY must be the address of the proxy"):
         create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"),

@@ -135,7 +135,7 @@ def test_the_answer_is_the_games_view_as_json(app, api, client):
     (web/api.py): it must stay the view, whatever the game and its set-up."""
     from scorekeeper import engine
     from scorekeeper.service import games
-    from scorekeeper.web.db import get_db
+    from scorekeeper.web.plumbing.db import get_db
 
     game_id = api.new_game(sides=["Nous", "Eux"], rules={"target": 11})["id"]
     for event in ({"type": "hit", "side": 0, "value": 1}, {"type": "hit", "side": 1, "value": 5},

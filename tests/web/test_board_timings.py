@@ -5,7 +5,7 @@ server configured otherwise says so on <html>, and on nothing else."""
 import re
 
 from scorekeeper import create_app
-from scorekeeper.web.template_helpers import BOARD_TIMINGS
+from scorekeeper.web.pages.template_helpers import BOARD_TIMINGS
 from support.paths import ROOT
 
 PHONE = {"BOARD_POLL_MS": 1500, "BOARD_DOUBLE_TAP_MS": 600, "BOARD_SETTLE_MS": 500,

@@ -12,8 +12,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from scorekeeper import create_app
-from scorekeeper.web.catalogs import CatalogError
-from scorekeeper.web.i18n import LANGUAGES
+from scorekeeper.web.wording.catalogs import CatalogError
+from scorekeeper.web.wording.i18n import LANGUAGES
 
 SOURCES = Path(__file__).resolve().parents[2] / "translations"
 # Words of the home page, and the page's tag, in each language.

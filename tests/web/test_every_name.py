@@ -6,7 +6,7 @@ Before: a player's rename and nickname, a night's name and its entrants
 stored `Hind\\u200b` (beside `Hind`: two look-alike people), a name of only
 `\\u200b`, `\\u202eReda` (reversing what follows), `Hi\\u00adnd`, `Hind\\0`.
 
-The fields, found with `grep -rn "name" scorekeeper/web/forms.py` and the
+The fields, found with `grep -rn "name" scorekeeper/web/pages/forms.py` and the
 API: the new game's name0–2 and p0a–p1b (form), sides and partners (API);
 a player's name and nickname; a night's name and e0a–e7b; a preset's name;
 an import's sides, seats, rules' preset, nights' names and entrants."""

@@ -1,7 +1,7 @@
 """Playtest 2 #16: French elides "de" before a name that begins with a vowel
 ("Meilleure Ronda d'Eux", "2 parties d'Ali"), whichever sentence of the
 catalog puts a name after "de"; "de Karim", "de Yasmine", "de Hamid" stay;
-Arabic and English are untouched. One helper: scorekeeper/web/elision.py."""
+Arabic and English are untouched. One helper: scorekeeper/web/wording/elision.py."""
 
 import re
 
@@ -10,7 +10,7 @@ from flask_babel import force_locale
 
 from scorekeeper.service import players
 from scorekeeper.storage import db as stores
-from scorekeeper.web.elision import elide, say
+from scorekeeper.web.wording.elision import elide, say
 from support.pages import text
 
 

@@ -4,7 +4,7 @@ import codecs
 
 import pytest
 
-from scorekeeper.web import app_request
+from scorekeeper.web.plumbing import app_request
 from support.page_forms import forms_of, press
 
 

@@ -225,7 +225,7 @@ def test_the_summary_names_every_rule_that_differs_from_the_default(app):
     from dataclasses import replace
 
     from scorekeeper.engine import RULE_KEYS, HouseRules
-    from scorekeeper.web import rule_texts
+    from scorekeeper.web.wording import rule_texts
 
     default = HouseRules()
     with app.test_request_context("/?lang=en"):

@@ -16,7 +16,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from scorekeeper import create_app
-from scorekeeper.web.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
+from scorekeeper.web.wording.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
 from support.page_forms import forms_of, submit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -457,13 +457,13 @@ def test_form_errors_are_in_the_scorers_language(app, language, errors, foreign_
 
 
 def test_the_default_side_names_are_written_once_for_every_language(app, catalogs):
-    """service/unnamed.py is the one place the default names are written, in
+    """engine/names.py is the one place the default names are written, in
     every language of the app (the service reads no catalog): the pages say
     them from there, and no catalog holds a second copy."""
     from flask_babel import force_locale
 
-    from scorekeeper.service.unnamed import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
-    from scorekeeper.web.elision import default_name, default_names
+    from scorekeeper.engine.names import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
+    from scorekeeper.web.wording.elision import default_name, default_names
 
     assert set(DEFAULT_NAMES) == set(LANGUAGES)
     with app.test_request_context():
@@ -480,13 +480,14 @@ def test_the_default_side_names_are_written_once_for_every_language(app, catalog
 
 
 def test_the_built_in_preset_names_are_written_once_for_every_language(app, catalogs):
-    """service/presets.py is the one place the built-in presets' names are
-    written in every language: it refuses them as a table preset's name, and
-    the pages call the presets by them (web/rule_texts.py)."""
+    """engine/houserules.py is the one place the built-in presets' names are
+    written in every language: the service refuses them as a table preset's name, and
+    the pages call the presets by them (web/wording/rule_texts.py)."""
     from flask_babel import force_locale
 
-    from scorekeeper.service.presets import BUILT_IN_NAMES, PRESET_NAMES
-    from scorekeeper.web.rule_texts import preset_name
+    from scorekeeper.engine.houserules import PRESET_NAMES
+    from scorekeeper.service.presets import BUILT_IN_NAMES
+    from scorekeeper.web.wording.rule_texts import preset_name
 
     assert {key: set(names) for key, names in PRESET_NAMES.items()} == {
         "appli": set(LANGUAGES), "classique": set(LANGUAGES)}

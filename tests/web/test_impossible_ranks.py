@@ -5,7 +5,7 @@ Through the test client, as a phone without JavaScript."""
 
 from html import unescape
 
-from scorekeeper.web import resume
+from scorekeeper.web.pages import resume
 from support.page_forms import find_button, press, submit
 from support.pages import api_state, start_game
 from support.pages import text as words

@@ -2,7 +2,7 @@
 
 import re
 
-from scorekeeper.web.access import KEY_PATH
+from scorekeeper.web.guard.access import KEY_PATH
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}
 

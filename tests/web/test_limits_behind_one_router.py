@@ -11,8 +11,8 @@ import sqlite3
 
 import pytest
 
-from scorekeeper.web import access, pairing
-from scorekeeper.web.access import Attempts, address_group
+from scorekeeper.web.guard import access, pairing
+from scorekeeper.web.guard.access import Attempts, address_group
 from support.page_forms import forms_of, submit
 
 ROUTER = {"REMOTE_ADDR": "192.168.1.1"}

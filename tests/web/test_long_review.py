@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.service import review
-from scorekeeper.web import charts
+from scorekeeper.web.pages import charts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.long_review import long_game  # noqa: E402  the benchmark's own game

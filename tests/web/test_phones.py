@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.service import phones
-from scorekeeper.web import access, pairing
+from scorekeeper.web.guard import access, pairing
 from support.page_forms import forms_of, submit
 
 PHONE = {"REMOTE_ADDR": "192.168.1.23"}

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorekeeper.web import api as api_module
-from scorekeeper.web import resume
+from scorekeeper.web.pages import resume
 
 
 def resumed(client) -> str | None:

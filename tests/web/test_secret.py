@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.web import access, secret
+from scorekeeper.web.guard import access, secret
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.web import security
-from scorekeeper.web.secret import load_or_create_secret
+from scorekeeper.web.guard import security
+from scorekeeper.web.guard.secret import load_or_create_secret
 from support.headers import check_security_headers
 from support.testing_routes import add_testing_routes
 

@@ -6,7 +6,7 @@ import html
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.web import describe
+from scorekeeper.web.wording import describe
 
 TEAMS = ("Karim & Salma", "Abdelkader & Mohammed")
 

@@ -2,7 +2,7 @@
 team takes the plural ("Karim & Salma have already announced twice",
 "Omar & Leila ont gagné"); a default name is the pronoun it is ("Nous avons
 gagné", «فزنا»), and Arabic says «لنا»، «لهم» where «لـ» comes before one
-(not «روندا لـنحن»). One place decides: web/elision.py (`about`)."""
+(not «روندا لـنحن»). One place decides: web/wording/elision.py (`about`)."""
 
 from html import unescape
 

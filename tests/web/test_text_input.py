@@ -117,7 +117,7 @@ def test_a_flashed_surrogate_cannot_break_a_page(tmp_path):
 
 
 def test_an_error_page_that_fails_still_carries_the_security_headers(tmp_path, monkeypatch):
-    from scorekeeper.web import errors
+    from scorekeeper.web.plumbing import errors
 
     app = create_app({"TESTING": True, "PROPAGATE_EXCEPTIONS": False,
                       "DATABASE": str(tmp_path / "t.sqlite3")})

@@ -36,12 +36,8 @@ from ...service import (
 )
 from ...service.clock import utc_now
 from ...service.history import NoSuchPage
-from .. import board, resume, rule_texts
-from ..db import get_db
-from ..describe import isolated, rank_name
-from ..elision import default_name, default_names
-from ..errors import sentence_of, status_of
-from ..forms import (
+from ..pages import board, resume
+from ..pages.forms import (
     NewGameRulesForm,
     PlayForm,
     UndoForm,
@@ -50,6 +46,11 @@ from ..forms import (
     rule_field_list,
     rule_values,
 )
+from ..plumbing.db import get_db
+from ..plumbing.errors import status_of
+from ..wording import rule_texts
+from ..wording.describe import isolated, rank_name, sentence_of
+from ..wording.elision import default_name, default_names
 from .shared import (
     INCOMPLETE_FORM,
     POINTS_WORDS,

@@ -16,9 +16,10 @@ from ...engine.events import KINDS, LAST_TRICK_OUTCOMES
 from ...service import games, history
 from ...service.clock import utc_now
 from ...service.review import Entry, review_entry
-from ..db import get_db
-from ..errors import sentence_of, status_of
-from ..forms import ConfirmForm, CorrectForm, one_time_token
+from ..pages.forms import ConfirmForm, CorrectForm, one_time_token
+from ..plumbing.db import get_db
+from ..plumbing.errors import status_of
+from ..wording.describe import sentence_of
 from .shared import (
     INCOMPLETE_FORM,
     PAGE_NUMBER,

@@ -3,8 +3,8 @@
 from flask import Blueprint, render_template
 
 from ...service import games
-from .. import resume
-from ..db import get_db
+from ..pages import resume
+from ..plumbing.db import get_db
 
 bp = Blueprint("main", __name__)
 

@@ -23,12 +23,9 @@ from wtforms.fields.choices import SelectChoice
 from ...engine.errors import ScoringError
 from ...service import nights, players, presets, tournaments
 from ...service.clock import utc_now
-from .. import rule_texts, screen_access
-from ..access import network_base
-from ..db import get_db
-from ..elision import about
-from ..errors import sentence_of
-from ..forms import (
+from ..guard import screen_access
+from ..guard.access import network_base
+from ..pages.forms import (
     ConfirmForm,
     EntrantForm,
     NightForm,
@@ -37,6 +34,10 @@ from ..forms import (
     WithdrawForm,
     one_time_token,
 )
+from ..plumbing.db import get_db
+from ..wording import rule_texts
+from ..wording.describe import sentence_of
+from ..wording.elision import about
 from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("nights", __name__)

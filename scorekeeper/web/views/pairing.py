@@ -2,9 +2,9 @@
 
 from flask import Blueprint, render_template
 
-from ..access import key_for_this_machine, network_base
-from ..charts import qr_code
-from ..pairing import CODE_SECONDS, codes, pairing_url
+from ..guard.access import key_for_this_machine, network_base
+from ..guard.pairing import CODE_SECONDS, codes, pairing_url
+from ..pages.charts import qr_code
 
 bp = Blueprint("pairing", __name__)
 

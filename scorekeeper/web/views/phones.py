@@ -7,10 +7,10 @@ from flask_babel import gettext
 from ...engine.errors import ScoringError
 from ...service import phones
 from ...service.clock import utc_now
-from ..access import gate, this_phone
-from ..db import get_db
-from ..errors import sentence_of
-from ..forms import ConfirmForm, one_time_token
+from ..guard.access import gate, this_phone
+from ..pages.forms import ConfirmForm, one_time_token
+from ..plumbing.db import get_db
+from ..wording.describe import sentence_of
 from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("phones", __name__)

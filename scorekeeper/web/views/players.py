@@ -9,11 +9,11 @@ from ...engine import tally
 from ...engine.errors import N_, ScoringError
 from ...service import person_stats, players, ratings, unnamed
 from ...service.clock import utc_now
-from .. import charts
-from ..db import get_db
-from ..elision import say
-from ..errors import sentence_of
-from ..forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
+from ..pages import charts
+from ..pages.forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
+from ..plumbing.db import get_db
+from ..wording.describe import sentence_of
+from ..wording.elision import say
 from .shared import INCOMPLETE_FORM, gains_bars, no_such_page, page_number
 
 bp = Blueprint("players", __name__)

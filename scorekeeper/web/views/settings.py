@@ -10,10 +10,7 @@ from ...engine.errors import ScoringError
 from ...engine.limits import NAME_LENGTH
 from ...service import presets, ratings
 from ...service.clock import utc_now
-from .. import rule_texts
-from ..db import get_db
-from ..errors import sentence_of
-from ..forms import (
+from ..pages.forms import (
     CsrfForm,
     PresetForm,
     ProvisionalForm,
@@ -21,6 +18,9 @@ from ..forms import (
     rule_field_list,
     rule_values,
 )
+from ..plumbing.db import get_db
+from ..wording import rule_texts
+from ..wording.describe import sentence_of
 
 bp = Blueprint("settings", __name__)
 

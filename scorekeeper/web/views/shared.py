@@ -14,13 +14,13 @@ from ...engine.names import clean_name
 from ...engine.newgame import NAME_LENGTH
 from ...service import games, history
 from ...service.review import review_page
-from .. import charts, review
-from ..db import get_db
-from ..describe import gain_name
-from ..errors import error_answer
-from ..forms import ConfirmForm, one_time_token
-from ..i18n import join_list, right_to_left
-from ..template_helpers import decimal
+from ..pages import charts, review
+from ..pages.forms import ConfirmForm, one_time_token
+from ..pages.template_helpers import decimal
+from ..plumbing.db import get_db
+from ..plumbing.errors import error_answer
+from ..wording.describe import gain_name
+from ..wording.i18n import join_list, right_to_left
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
 # A posted form without its keys or fields: only a hand-made post, or a page

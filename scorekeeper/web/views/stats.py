@@ -4,8 +4,8 @@ from flask import Blueprint, render_template, request
 
 from ...engine import tally
 from ...service import history, ratings, stats
-from ..db import get_db
-from ..template_helpers import percent
+from ..pages.template_helpers import percent
+from ..plumbing.db import get_db
 from .shared import bars, gains_bars, name_filter, no_such_page, page_number
 
 bp = Blueprint("stats", __name__)

@@ -34,17 +34,17 @@ from ...engine.moves import points_of, timeline
 from ...service import games, transfer
 from ...service.clock import utc_now
 from ..api import answer, idempotency_key, json_body, known_game, parse_json
-from ..db import get_db
-from ..describe import event_kind, event_text
-from ..elision import say
-from ..errors import error_answer, sentence_of
-from ..forms import ImportForm
+from ..pages.forms import ImportForm
+from ..plumbing.app_request import MAX_IMPORT_BYTES
+from ..plumbing.db import get_db
+from ..plumbing.errors import error_answer
+from ..wording.describe import event_kind, event_text, sentence_of
+from ..wording.elision import say
 from .shared import load_game_or_404
 
 bp = Blueprint("transfer", __name__)
 api_bp = Blueprint("transfer_api", __name__, url_prefix="/api")
 
-MAX_IMPORT_BYTES = 64 * 1024 * 1024
 TOO_LARGE = N_("The file is too large: an import takes at most %(size)s MiB.")
 IMPORT_RUNNING = N_("Another import is running: try again once it is done.")
 

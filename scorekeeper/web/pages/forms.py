@@ -26,11 +26,11 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
 
-from ..engine import RULE_KEYS, HouseRules
-from ..engine.houserules import rule_form
-from ..engine.limits import NAME_LENGTH
-from ..service.nights import MAX_ENTRANTS, MAX_TOURNAMENT
-from . import rule_texts
+from ...engine import RULE_KEYS, HouseRules
+from ...engine.houserules import rule_form
+from ...engine.limits import NAME_LENGTH
+from ...service.nights import MAX_ENTRANTS, MAX_TOURNAMENT
+from ..wording import rule_texts
 
 TOKEN_LENGTH = 100
 # WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.

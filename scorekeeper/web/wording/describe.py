@@ -3,9 +3,10 @@
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from .. import engine
-from ..engine.errors import N_
-from ..engine.moves import Step, ToWin, points_of
+from ... import engine
+from ...engine.errors import N_, ScoringError
+from ...engine.moves import Step, ToWin, points_of
+from . import elision
 from .elision import PRONOUNS, form_of, say
 from .i18n import join_list
 
@@ -369,8 +370,13 @@ def winner_text(name: str, team: bool = False) -> Markup:
     """The result's heading, a team's verb in the plural ("Omar & Leila
     gagnent !"); the name isolated (<bdi>), so that a Latin name in an Arabic
     sentence stays whole and in its place."""
-    form = form_of(name, team)  # the one rule of a sentence about a side (web/elision.py)
+    form = form_of(name, team)  # the one rule of a sentence about a side (web/wording/elision.py)
     if form in PRONOUNS:
         return Markup.escape(_(WINS[PRONOUNS.index(form)]))
     sentence = _("%(name)s win!") if team else _("%(name)s wins!")
     return Markup.escape(sentence) % {"name": bdi(name)}
+
+
+def sentence_of(error: ScoringError) -> str:
+    """A refusal's sentence in the page's language, its events in words."""
+    return elision.sentence(error, _, event_text)

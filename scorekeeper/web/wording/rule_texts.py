@@ -7,8 +7,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ..engine import HouseRules
-from ..service.presets import PRESET_NAMES
+from ...engine import HouseRules
+from ...engine.houserules import PRESET_NAMES
 
 
 def preset_name(name: str) -> str:

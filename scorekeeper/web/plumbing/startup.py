@@ -13,9 +13,9 @@ import threading
 from flask import Flask
 from flask_babel import gettext
 
-from ..engine.errors import N_
-from ..service import ratings
-from ..storage import db, migrations
+from ...engine.errors import N_
+from ...service import ratings
+from ...storage import db, migrations
 from . import backup_cli
 from .errors import error_answer
 

@@ -4,7 +4,7 @@ pool of open connections (storage/db.py) and given back when the request ends.""
 import sqlite_utils
 from flask import Flask, current_app, g
 
-from ..storage.db import BUSY_TIMEOUT_SECONDS, ConnectionPool
+from ...storage.db import BUSY_TIMEOUT_SECONDS, ConnectionPool
 
 
 def pool_of(app: Flask) -> ConnectionPool:

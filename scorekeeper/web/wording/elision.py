@@ -23,8 +23,8 @@ from flask_babel import pgettext as contextual_gettext
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from ..engine.errors import N_
-from ..service.unnamed import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
+from ...engine.errors import N_
+from ...engine.names import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
 
 # "de" or "que" right before a value: "de %(name)s", "que %(side)s".
 BEFORE_VALUE = re.compile(r"\b(d|qu)e (?=%\((\w+)\)s)", re.IGNORECASE)
@@ -111,7 +111,7 @@ FORMS = frozenset({
 
 def default_names() -> tuple[str, ...]:
     """The sides' names before any game was played, in the page's language
-    (service/unnamed.py: Us, Them, You): pronouns, which a sentence about the
+    (engine/names.py: Us, Them, You): pronouns, which a sentence about the
     side must say as pronouns ("We win!", not "Us wins!")."""
     return DEFAULT_NAMES.get(str(get_locale()), DEFAULT_NAMES["en"])
 

@@ -8,10 +8,12 @@ from flask import Flask, current_app
 from flask_babel import format_date, format_datetime, format_decimal, format_percent, gettext
 from markupsafe import Markup, escape
 
-from ..engine import RANKS, RULE_KEYS
-from ..engine.limits import LIMITS
-from ..service.nights import Tie
-from . import assets, charts, describe, forms, i18n, rule_texts
+from ...engine import RANKS, RULE_KEYS
+from ...engine.limits import LIMITS
+from ...service.nights import Tie
+from ..plumbing import assets
+from ..wording import describe, i18n, rule_texts
+from . import charts, forms
 
 # The board's timings, as a phone gets them: how often it asks whether
 # another phone changed the game, how close a second tap on one control is

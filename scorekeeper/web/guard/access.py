@@ -38,13 +38,13 @@ from flask import Flask, current_app, g, jsonify, redirect, render_template, req
 from flask_babel import gettext
 from werkzeug.http import parse_cookie
 
-from ..engine.errors import N_
-from ..service import ids, phones
-from ..service.clock import utc_now
+from ...engine.errors import N_
+from ...service import ids, phones
+from ...service.clock import utc_now
+from ..plumbing.db import get_db
+from ..plumbing.errors import error_answer
+from ..plumbing.local_paths import local_path
 from . import pairing, screen_access
-from .db import get_db
-from .errors import error_answer
-from .local_paths import local_path
 from .secret import SecretError, load_or_create_secret
 
 COOKIE = "ronda_access"

@@ -42,8 +42,8 @@ from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 from waitress.utilities import BadRequest, Error
 
+from ..plumbing.app_request import MAX_IMPORT_BYTES
 from . import access, security
-from .views.transfer import MAX_IMPORT_BYTES
 
 THREADS = 8
 MAX_CONNECTIONS = 250

@@ -6,14 +6,13 @@ JSON), never a traceback.
 """
 
 import sqlite3
+from typing import Callable
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from ..engine.errors import N_, NotFound, RuleViolation, ScoringError
-from . import elision
-from .describe import event_text
+from ...engine.errors import N_, NotFound, RuleViolation, ScoringError
 
 HTTP_SENTENCES = {
     400: N_("The request is malformed."),
@@ -44,11 +43,6 @@ def error_answer(sentence: str, status: int, headers: dict | None = None):
     return page, status, headers or {}
 
 
-def sentence_of(error: ScoringError) -> str:
-    """A refusal's sentence in the page's language, its events in words."""
-    return elision.sentence(error, gettext, event_text)
-
-
 def status_of(error: ScoringError) -> int:
     if isinstance(error, NotFound):
         return 404
@@ -57,7 +51,10 @@ def status_of(error: ScoringError) -> int:
     return 400
 
 
-def register_error_handlers(app: Flask) -> None:
+def register_error_handlers(app: Flask, sentence_of: Callable[[ScoringError], str]) -> None:
+    """Every error's answer; a refusal's sentence worded by `sentence_of`
+    (the wording's, web/wording/describe.py: plumbing words no sentence itself)."""
+
     @app.errorhandler(ScoringError)
     def scoring_error(error: ScoringError):
         return error_answer(sentence_of(error), status_of(error))

@@ -20,6 +20,11 @@ def quote_bad_bytes(error: UnicodeDecodeError) -> tuple[str, int]:
     return quote(error.object[error.start:error.end], safe=""), error.end
 
 
+# The largest body the app takes: an import's file. The import's views raise
+# a request's limit to it (views/transfer.py), and the server reads no more
+# from the table's devices (server.py).
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
 # Registered here, under a name of the app's own: werkzeug registers one like
 # it, but under a name that is its internal detail.
 QUOTE_BAD_BYTES = "scorekeeper.quote_bad_bytes"

@@ -5,10 +5,10 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from ..engine.errors import ScoringError
-from ..service import phones
-from ..service.clock import utc_now
-from ..storage.db import connect
+from ...engine.errors import ScoringError
+from ...service import phones
+from ...service.clock import utc_now
+from ...storage.db import connect
 from .access import gate
 
 

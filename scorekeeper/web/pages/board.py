@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .. import engine
-from ..engine.errors import N_, InvalidInput
-from ..engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
-from ..engine.moves import (
+from ... import engine
+from ...engine.errors import N_, InvalidInput
+from ...engine.events import DECK, KINDS, LAST_TRICK_OUTCOMES
+from ...engine.moves import (
     LAST_CARD_DONE,
     Step,
     ToWin,
@@ -25,10 +25,10 @@ from ..engine.moves import (
     points_of,
     to_win,
 )
-from ..service import scoreboard
-from ..service.games import Game
-from . import elision
-from .describe import isolated
+from ...service import scoreboard
+from ...service.games import Game
+from ..wording import elision
+from ..wording.describe import isolated
 
 DRAFT_LIMIT = 4
 _WHOLE = re.compile(r"-?\d{1,4}")

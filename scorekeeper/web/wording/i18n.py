@@ -9,9 +9,9 @@ from flask import Flask, Response, request
 from flask_babel import Babel, get_locale
 from markupsafe import Markup
 
+from ..plumbing.app_response import add_vary
+from ..plumbing.local_paths import local_path
 from . import catalogs, elision
-from .app_response import add_vary
-from .local_paths import local_path
 
 LANGUAGES = ("fr", "ar", "en")
 DEFAULT_LANGUAGE = "fr"

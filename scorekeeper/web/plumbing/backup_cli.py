@@ -9,8 +9,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from ..storage import db
-from ..storage.backup import DEFAULT_KEEP, BackupError, make_backup, restore
+from ...storage import db
+from ...storage.backup import DEFAULT_KEEP, BackupError, make_backup, restore
 
 
 def init_app(app: Flask) -> None:

@@ -10,8 +10,8 @@ import hmac
 
 from flask import Request
 
-from ..service import nights
-from .db import get_db
+from ...service import nights
+from ..plumbing.db import get_db
 
 # What the link opens: the night's big screen and the data it follows.
 SCREEN_ENDPOINTS = frozenset({"nights.screen", "nights.screen_data"})

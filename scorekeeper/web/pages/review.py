@@ -4,8 +4,8 @@ events shown as such; the score's progression for the chart."""
 
 from dataclasses import dataclass, field
 
-from .. import engine
-from ..service.review import Entry, ReviewPage
+from ... import engine
+from ...service.review import Entry, ReviewPage
 from . import charts
 
 __all__ = ["Deal", "Entry", "Hand", "Review", "review_of"]
