@@ -31,7 +31,7 @@ test: $(TEST_STAMP) chromium https-tools translations lint
 # No browser, no real-time wait (the markers of pyproject.toml): a few minutes.
 # The pages' and forms' fuzzers send a quarter of their requests here (all of
 # them in `make test`).
-check: $(TEST_STAMP) translations lint
+check: $(TEST_STAMP) chromium translations lint
 	FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not real_time and not slow" \
 	  $(PYTEST_ARGS)
 

@@ -45,10 +45,10 @@ def test_one_list_joiner_one_qr_code_one_incomplete_form_one_no_such_page():
 
 
 def test_the_scripts_tick_once():
-    scripts = {path.name: path.read_text(encoding="utf-8")
-               for path in (ROOT / "static").glob("*.js")}
+    scripts = {path.relative_to(ROOT / "static").as_posix(): path.read_text(encoding="utf-8")
+               for path in (ROOT / "static").rglob("*.js")}
     assert [name for name, text in scripts.items()
-            for _ in re.finditer(r"navigator\.vibrate\(", text)] == ["board.js"]
+            for _ in re.finditer(r"navigator\.vibrate\(", text)] == ["board/board.js"]
 
 
 def test_no_two_classes_of_the_app_share_a_name():

@@ -1,5 +1,5 @@
 """The board's timings: a phone gets its own, written in one place
-(template_helpers.BOARD_TIMINGS) and kept by board.js and style.css; a
+(template_helpers.BOARD_TIMINGS) and kept by the board's script and style.css; a
 server configured otherwise says so on <html>, and on nothing else."""
 
 import re
@@ -24,7 +24,7 @@ def test_a_phone_gets_a_phones_timings_and_no_attribute_for_them(app):
 
 
 def test_the_script_and_the_style_sheet_fall_back_to_the_same_values():
-    script = (ROOT / "static" / "board.js").read_text()
+    script = (ROOT / "static" / "board" / "board.js").read_text()
     assert re.search(r"POLL_MS = Number\(timings\.pollMs\) \|\| (\d+);", script).group(1) == "1500"
     assert re.search(r"DOUBLE_TAP_MS = Number\(timings\.doubleTapMs\) \|\| (\d+);",
                      script).group(1) == "600"

@@ -1,0 +1,512 @@
+// Progressive enhancement of the pages, which all work without it:
+// a tap updates the board in place (no reload), with a haptic tick; changes
+// made on another phone show up within two seconds. Every action stays a
+// form POST: its one-time token makes a retry after a network failure safe.
+// The board's script is four files, one per thing it does, served as one
+// (scorekeeper/web/plumbing/assets.py, BUNDLES) in this order: the board (here), the
+// outbox of taps waiting for the server (outbox.js), the screen kept awake
+// (awake.js) and the service worker's registration (worker.js). Each is its
+// own function scope; they meet only through window.Ronda (the "Hooks" below).
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // A phone's timings, unless the server says otherwise on <html> (a test's).
+  var timings = document.documentElement.dataset;
+  var POLL_MS = Number(timings.pollMs) || 1500;
+  var POLL_TIMEOUT_MS = 5000;  // a dropped Wi-Fi can leave a request hanging for minutes
+  var RETRIES = [400, 1200, 3000];
+  var busy = 0;
+  var viewing = 0;  // board GETs queued or on their way (later, below)
+  var queue = Promise.resolve();
+
+  // Hooks: what the outbox and the screen-awake parts are given of the board
+  // (ronda.board) and what they tell it (ronda.outbox, ronda.link). The other
+  // parts fill theirs in when their script runs.
+  var ronda = window.Ronda = window.Ronda || {};
+  ronda.afterSwap = ronda.afterSwap || [];  // called once the server's board is in place
+
+  function board() { return document.getElementById("board"); }
+
+  function tick() { if (navigator.vibrate) { navigator.vibrate(12); } }
+
+  // The board's one notice, over its status line (it covers no control and
+  // moves nothing): `kind` "error" stays until the board is next drawn,
+  // "info" (why a button is off) fades after a few seconds.
+  var noticeTimer = null;
+  function notify(text, kind) {
+    var notice = document.getElementById("notice");
+    if (!notice) { return; }
+    clearTimeout(noticeTimer);
+    notice.textContent = text;
+    notice.className = "notice shown " + (kind || "error");
+    if (kind === "info") {
+      noticeTimer = setTimeout(function () { notice.className = "notice"; }, 4000);
+    }
+  }
+  function showError(text) { notify(text, "error"); }
+
+  // A second tap on the same control within DOUBLE_TAP_MS is the same tap (a
+  // double tap, a bounce): it counts once, even when the first one's answer
+  // already gave the page a fresh one-time token. The same control is the
+  // same element saying the same thing (a Confirm that became "Yes, end the
+  // hand now" is another question). Steppers (data-repeat) are meant to be
+  // tapped again and again.
+  // Taps are timed by their events' own time, not by when a busy page got
+  // to them, so two taps far enough apart stay two taps on a slow phone.
+  // Undo and Next deal (data-once) are the same control whatever the first
+  // one's answer made them say (the Undo then names the event before it);
+  // once answered, they take no tap for a moment (style.css, .settling).
+  // The one window, online and offline: online the answered button also
+  // settles for half a second, so a quick answer made a double tap 0.6 s
+  // apart one tap, while a tap kept offline gets no answer and was judged by
+  // a shorter window alone (playtest 5). The outbox judges no double tap.
+  var DOUBLE_TAP_MS = Number(timings.doubleTapMs) || 600;
+  var lastTap = { key: null, at: -Infinity };
+  function repeated(control, at) {
+    var once = control.hasAttribute("data-once");
+    // The announcements (data-repeat) only mark the draft, which shows each
+    // one: two partners' Rondas tapped 0.3 s apart are two. The draft's
+    // chips (data-tap-group) are one control: a chip tapped away lets the
+    // next one slide under the finger, which the second tap must not take.
+    var group = control.getAttribute("data-tap-group");
+    var key = group ? [group, "", ""] :
+      [control, once ? "" : control.getAttribute("aria-label") || control.textContent,
+       control.value];
+    var last = lastTap.key;
+    if (last && last[0] === key[0] && last[1] === key[1] && last[2] === key[2] &&
+        at - lastTap.at < DOUBLE_TAP_MS && !control.hasAttribute("data-repeat")) {
+      return true;
+    }
+    lastTap = { key: key, at: at };
+    return false;
+  }
+  document.addEventListener("click", function (event) {
+    var control = event.target.closest("#board button, #board a[data-swap]");
+    if (control && repeated(control, event.timeStamp)) {
+      event.preventDefault();  // no submit, no link followed
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  // Two phones on one game (docs/BOARD.md): a tap is of the board the finger
+  // saw. When this board followed another phone's taps after the finger came
+  // down, the tap is sent with the version before them, and the server judges
+  // what it meant there; when it followed them too shortly before the touch
+  // to be seen (GLANCE_MS), it says so (followed_from): the same Missa tapped
+  // on both phones then counts once.
+  var GLANCE_MS = 1000;
+  var followed = null;  // { from: the version before, at: when the other phone's taps came }
+  var pressedAt = null;
+  function press(event) {
+    var target = event.target;
+    pressedAt = target.closest && target.closest("#board button") ? event.timeStamp : null;
+  }
+  document.addEventListener("pointerdown", press, true);
+  document.addEventListener("touchstart", press, { capture: true, passive: true });
+  function cameFrom(from) {
+    return function () {
+      var now = performance.now(), current = board();
+      if (current && current.dataset.version !== from) {
+        var earlier = followed && followed.at > now - GLANCE_MS;  // still not seen
+        followed = { from: earlier ? followed.from : from, at: now };
+      }
+    };
+  }
+
+  // A control that is off says why when it is tapped, in the notice.
+  function sayWhy(control) {
+    if (ronda.link && ronda.link.behind(control)) { return; }  // its reason may be stale
+    var hint = document.getElementById(control.getAttribute("aria-describedby") || "");
+    if (hint) { notify(hint.textContent, "info"); }
+  }
+
+  // Make `from` the same as `to`, changing only what differs: a tap changes a
+  // few numbers, labels and tokens, and the browser then restyles, lays out
+  // and repaints only those; a whole new board took about twice that
+  // rendering work on a slowed-down phone (docs/PERFORMANCE.md). Children are
+  // matched by position; a node of another kind or id is replaced.
+  function morph(from, to) {
+    if (from.nodeType !== 1) {
+      if (from.nodeValue !== to.nodeValue) { from.nodeValue = to.nodeValue; }
+      return;
+    }
+    var i, name, value;
+    for (i = from.attributes.length - 1; i >= 0; i -= 1) {
+      name = from.attributes[i].name;
+      if (!to.hasAttribute(name)) { from.removeAttribute(name); }
+    }
+    for (i = 0; i < to.attributes.length; i += 1) {
+      name = to.attributes[i].name;
+      value = to.attributes[i].value;
+      if (from.getAttribute(name) !== value) { from.setAttribute(name, value); }
+    }
+    if (from.tagName === "INPUT") {  // what was typed or picked is no attribute
+      // Not the field being typed in: its answer may be older than its text.
+      if (from.value !== to.value && from !== document.activeElement) { from.value = to.value; }
+      from.checked = to.checked;
+    }
+    var old = from.firstChild, fresh = to.firstChild, next, after;
+    while (fresh) {
+      next = fresh.nextSibling;
+      if (!old) {
+        from.appendChild(fresh);
+      } else if (old.nodeType === fresh.nodeType && old.nodeName === fresh.nodeName &&
+                 (old.nodeType !== 1 || old.id === fresh.id)) {
+        morph(old, fresh);
+        old = old.nextSibling;
+      } else {
+        after = old.nextSibling;
+        from.replaceChild(fresh, old);
+        old = after;
+      }
+      fresh = next;
+    }
+    while (old) {
+      next = old.nextSibling;
+      from.removeChild(old);
+      old = next;
+    }
+  }
+
+  // Put the server's board in place of ours, keeping focus on a count field.
+  function swap(page, url) {
+    var fresh = page.getElementById("board");
+    var current = board();
+    if (!current) { return; }
+    var focused = document.activeElement && document.activeElement.id;
+    morph(current, fresh);
+    if (url) { place(url); }
+    if (focused && focused.indexOf("cards") === 0) {
+      var field = document.getElementById(focused);
+      if (field) { field.focus(); }
+    }
+    ronda.afterSwap.forEach(function (hook) { hook(); });
+  }
+
+  // A sheet is a place of its own in the history, as it is without
+  // JavaScript: the phone's Back closes it, and does not leave the board
+  // (playtest 4). Opening one adds an entry; closing it by its own controls
+  // (Close, a tap recorded) goes back over that entry, so the history holds
+  // the board once, however many sheets were opened. Only an entry this very
+  // page added is gone back over: after a reload, the one before it is
+  // another page's, and going back to it would load that page again.
+  var PAGE = String(Math.random()).slice(2);
+  var closing = null;  // where a sheet closed by its controls leaves the board
+  function sheetIn(url) { return new URL(url, location.href).searchParams.has("sheet"); }
+  function here() { return closing || location.href; }
+  function place(url) {
+    var href = new URL(url, location.href).href;
+    var open = sheetIn(location.href);
+    if (closing) {
+      closing = href;  // the board moved on before the history went back
+    } else if (sheetIn(href) && !open) {
+      history.pushState({ sheet: PAGE }, "", href);
+    } else if (open && !sheetIn(href) && history.state && history.state.sheet === PAGE) {
+      closing = href;
+      history.back();
+    } else if (href !== location.href) {  // the same again would still cost a slow phone
+      history.replaceState(history.state, "", href);
+    }
+  }
+  window.addEventListener("popstate", function () {
+    if (closing !== null) {  // the entry a sheet's control went back over
+      var href = closing;
+      closing = null;
+      if (href !== location.href) { history.replaceState(history.state, "", href); }
+      return;
+    }
+    var current = board();
+    if (!current) { return; }
+    // The phone's Back (or Forward): the board of that address. Its sheet
+    // goes at once, also with no server to draw the board.
+    var sheet = current.querySelector(".sheet");
+    if (sheet && !sheetIn(location.href)) { sheet.remove(); }
+    enqueue(location.href, { method: "GET" });
+  });
+
+  // A tap that changes the score shows the new score at once, marked as not
+  // yet stored, before the server answers: the server computed it with the
+  // engine when it drew the board (data-scores on the button). The server's
+  // board then takes its place; a refusal or no answer puts the old score back.
+  // Only when no other tap is on its way: that one could change the outcome.
+  function showPredicted(button) {
+    var scores = document.querySelector("#board .scores");
+    if (!button || !button.dataset.scores || busy || !scores) { return null; }
+    var shown = [];
+    var needs = scores.querySelectorAll(".needs");
+    var lines = (button.dataset.needs || "").split("|");
+    button.dataset.scores.split(" ").forEach(function (value, side) {
+      var points = document.getElementById("score-" + side);
+      if (points) {
+        shown.push([points, points.textContent]);
+        points.textContent = value;
+      }
+      if (needs[side] && lines[side] !== undefined) {  // the line under it agrees with it
+        shown.push([needs[side], needs[side].textContent]);
+        needs[side].textContent = lines[side];
+      }
+    });
+    scores.classList.add("pending");
+    scores.setAttribute("aria-busy", "true");
+    return function putBack() {
+      shown.forEach(function (entry) { entry[0].textContent = entry[1]; });
+      scores.classList.remove("pending");
+      scores.removeAttribute("aria-busy");
+    };
+  }
+
+  function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  // fetch, given up after `ms` (where the browser can abort a request).
+  function fetchWithin(url, options, ms) {
+    if (!window.AbortController) { return fetch(url, options); }
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, ms);
+    options.signal = controller.signal;
+    return fetch(url, options).finally(function () { clearTimeout(timer); });
+  }
+
+  function request(url, options, attempt, putBack) {
+    options.headers = { "X-Board": "1" };
+    options.credentials = "same-origin";
+    return fetch(url, options).then(function (response) {
+      if (ronda.link) { ronda.link.reached(); }
+      return response.text().then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        if (!page.getElementById("board")) {
+          // An error page (the store unreachable...): say it, keep the board.
+          // Its sentence, else the board's own (in the page's language).
+          if (putBack) { putBack(); }
+          var alert = page.querySelector("[role=alert]");
+          var current = board();
+          showError(alert ? alert.textContent : (current ? current.dataset.failed : ""));
+          return;
+        }
+        swap(page, response.headers.get("X-Board-URL") || (options.method === "GET" ? url : null));
+      });
+    }, function () {
+      // No answer: send the very same form again; its token makes it count once.
+      var lost = ronda.link && ronda.link.lost();
+      if (attempt < RETRIES.length && !lost) {
+        return wait(RETRIES[attempt]).then(function () {
+          return request(url, options, attempt + 1, putBack);
+        });
+      }
+      if (putBack) { putBack(); }
+      // A view (a draft announcement, a sheet) is the server's to draw: it
+      // cannot wait in the outbox as a tap does, so the scorer is told.
+      if (ronda.link) { ronda.link.unreachable(options.offline); }
+    });
+  }
+
+  // Once the next frame is painted, and the first task after it has run:
+  // that one is the browser's and whatever waits for the frame (the new
+  // score shown, an observer of it); a request started there, with the
+  // outbox's bookkeeping, made the frame's first task 5 to 15 ms longer on
+  // a slowed phone (docs/PERFORMANCE.md).
+  function nextPaint() {
+    return new Promise(function (resolve) {
+      requestAnimationFrame(function () { setTimeout(function () { setTimeout(resolve, 0); }, 0); });
+    });
+  }
+
+  // Taps run one after the other, in the order they were made. A tap whose
+  // new score is already shown is sent once that score is painted: starting
+  // a request costs a slow phone a few milliseconds that would delay it.
+  function run(task) {
+    busy += 1;
+    // A task that fails must not stop the ones after it.
+    queue = queue.then(task).catch(function () {}).finally(function () { busy -= 1; });
+    return queue;
+  }
+
+  function enqueue(url, options, putBack) {
+    var ready = putBack ? nextPaint() : null;
+    var view = options.method === "GET";
+    if (view) { viewing += 1; }
+    return run(function () {
+      var sent = ready ? ready.then(function () { return request(url, options, 0, putBack); })
+                       : request(url, options, 0, putBack);
+      return view ? sent.finally(function () { viewing -= 1; }) : sent;
+    });
+  }
+
+  // A tap made while a new board is on its way (a draft, a sheet) is meant
+  // for the board the scorer is about to see: B's Ronda then at once Confirm
+  // confirms A's and B's Rondas, not A's alone; A's Ronda then at once B's
+  // drafts both. Such a tap waits for that board, then is made on the same
+  // control there (found by what it does), or on none if it is gone.
+  function keyOf(control) {
+    if (control.tagName === "BUTTON") {
+      return [control.form && control.form.action, control.name, control.value].join(" ");
+    }
+    return control.getAttribute("aria-label") || control.textContent.trim();
+  }
+  // A link made later is itself a view on its way: a third tap waits for it
+  // too (two quick Rondas, then a third that says the side holds two), and
+  // its board is asked in its own turn, before the taps made after it.
+  function later(control, make) {
+    var key = keyOf(control);
+    var link = control.tagName !== "BUTTON";
+    var selector = link ? "a[data-swap]" : "button";
+    control.classList.add("pressed");
+    if (link) { viewing += 1; }
+    run(function () {
+      var current = board();
+      var again = current && Array.prototype.filter.call(current.querySelectorAll(selector),
+        function (other) { return keyOf(other) === key; })[0];
+      control.classList.remove("pressed");
+      var made = again ? make(again, true) : null;
+      return link ? Promise.resolve(made).finally(function () { viewing -= 1; }) : made;
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.closest("#board") || form.hasAttribute("data-navigate")) { return; }
+    event.preventDefault();
+    var submitter = event.submitter;
+    if (viewing && submitter && form.hasAttribute("data-follows-view")) {
+      later(submitter, function (again) { again.form.requestSubmit(again); });
+      return;
+    }
+    if (form.hasAttribute("data-live-form")) { clearTimeout(typing); }  // sent as typed
+    if (submitter && submitter.getAttribute("aria-disabled") === "true") {
+      sayWhy(submitter);
+      return;
+    }
+    if (form.method.toLowerCase() === "get") {
+      enqueue(form.action + "?" + new URLSearchParams(new FormData(form)), { method: "GET" });
+      return;
+    }
+    // URL-encoded rather than multipart: smaller, and quicker for the server to read.
+    var data = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    if (submitter) { submitter.classList.add("pressed"); }
+    tick();
+    var at = pressedAt !== null ? pressedAt : event.timeStamp, seen = null;
+    if (followed && followed.at > at) {
+      seen = followed.from;
+    } else if (followed && followed.at > at - GLANCE_MS) {
+      data.set("followed_from", followed.from);
+    }
+    pressedAt = followed = null;  // from now on the board shows this phone's own taps
+    // A tap on the game goes through the outbox, which keeps it until answered.
+    if (ronda.outbox && ronda.outbox.take(form, data, submitter, seen)) { return; }
+    var putBack = showPredicted(submitter);
+    enqueue(form.action, { method: "POST", body: data }, putBack);
+  });
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-swap]");
+    if (!link || event.defaultPrevented || event.metaKey || event.ctrlKey) { return; }
+    event.preventDefault();
+    if (viewing) { later(link, follow); } else { follow(link); }
+  });
+  // `inline`: made in a turn of the queue already (later), not queued again.
+  function follow(link, inline) {
+    if (link.getAttribute("aria-disabled") === "true") {
+      sayWhy(link);
+      return null;
+    }
+    link.classList.add("pressed");
+    tick();
+    // What to say if the server does not answer: the outbox's words for it.
+    var offline = link.closest(".announce, .marks") ? "announce-offline" : "view-offline";
+    var options = { method: "GET", offline: offline };
+    return inline ? request(link.href, options, 0) : enqueue(link.href, options);
+  }
+
+  // The end-of-hand count: the sheet follows what is typed. Its Confirm
+  // posts the fields themselves, so the count typed is the count recorded;
+  // until the sheet has caught up, it predicts no score (its prediction is
+  // of the count before) and lets the server judge the count.
+  var typing = null;
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest("form[data-live-form]");
+    if (!form) { return; }
+    form.querySelectorAll("button[value=end_hand]").forEach(function (confirm) {
+      delete confirm.dataset.scores;
+      delete confirm.dataset.what;  // of the count before, too
+      confirm.removeAttribute("aria-disabled");
+    });
+    clearTimeout(typing);
+    typing = setTimeout(function () {
+      var query = new URLSearchParams({ sheet: "end" });
+      form.querySelectorAll("input[name^=cards]").forEach(function (field) {
+        query.append(field.name, field.value);
+      });
+      if (form.querySelector("input[name=early]")) { query.append("ask", "early"); }
+      enqueue(form.dataset.liveForm + "?" + query, { method: "GET" });
+    }, 300);
+  });
+
+  // Several phones on one game: follow the game's version. The same request
+  // tells whether the server can be reached at all.
+  var polling = false;
+  function poll() {
+    var current = board();
+    if (!current || busy || polling || document.visibilityState !== "visible") { return; }
+    polling = true;
+    fetchWithin("/api/games/" + current.dataset.game, { credentials: "same-origin" },
+                POLL_TIMEOUT_MS)
+      .then(function (response) {
+        if (ronda.link) { ronda.link.reached(); }
+        return response.ok ? response.json() : null;
+      }, function () {
+        if (ronda.link) { ronda.link.unreachable(); }
+        return null;
+      })
+      .then(function (game) {
+        var now = board();
+        // The rematch started on another phone: follow it there (not when
+        // this page was opened on a game whose rematch was already known).
+        if (game && now && game.rematch && !now.dataset.rematch) {
+          window.location.assign("/games/" + game.rematch);
+          return;
+        }
+        if (game && now && !busy && String(game.version) !== now.dataset.version) {
+          enqueue(here(), { method: "GET" }).then(cameFrom(now.dataset.version));
+        }
+      })
+      .catch(function () {})
+      .finally(function () { polling = false; });
+  }
+
+  // The new-game form: the third name only with three players.
+  function followPlayers() {
+    var form = document.querySelector(".new-game");
+    if (!form) { return; }
+    // Come back to (the phone's Back from a game started here), the form
+    // opens at its top, where it says that game is in progress, not where
+    // it was left, at Start (playtest 4).
+    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+    var update = function () {
+      var checked = form.querySelector("input[name=players]:checked");
+      form.classList.toggle("three", !!checked && checked.value === "3");
+      form.classList.toggle("four", !!checked && checked.value === "4");
+    };
+    form.addEventListener("change", update);
+    form.addEventListener("input", update);
+    update();
+  }
+
+  // A choice that reloads its form (the new game's preset): no extra tap.
+  document.addEventListener("change", function (event) {
+    var target = event.target.closest("select[data-autosubmit]");
+    var button = target && document.getElementById(target.dataset.autosubmit);
+    if (button) { button.click(); }
+  });
+
+  ronda.board = {
+    element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
+    fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
+    refresh: function () { return enqueue(here(), { method: "GET" }); }
+  };
+
+  if (board()) {
+    setInterval(poll, POLL_MS);
+  }
+  followPlayers();
+}());

@@ -1,0 +1,151 @@
+"""The outbox's queue (static/board/outbox.js): the taps of a game kept in
+order, through a reload, sent one by one, each counted once, stopped by a
+refusal, and sent by one tab of a phone at a time. The app's real board page
+and script, the app answering through its test client behind a network
+that the test takes down, loses an answer of, or holds (conftest.Network)."""
+
+import time
+
+from playwright.sync_api import expect
+
+WAITING = "ronda.outbox.v1"  # the outbox's key in localStorage
+
+# The board with nothing waiting any more, at the game's version `v`.
+DRAINED = """v => !document.documentElement.hasAttribute("data-outbox") &&
+                 document.getElementById("board").dataset.version === String(v)"""
+
+# The page hears the server again (as its poll does), then every task of the
+# board's queue made meanwhile has run: what it sends, it has sent.
+HEARD_AND_DONE = "async () => { Ronda.link.reached(); await Ronda.board.run(() => null); }"
+
+
+def tap(page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).tap()
+
+
+def waiting(page, count: int) -> None:
+    expect(page.locator("html")).to_have_attribute("data-outbox", str(count))
+
+
+def drained(page, version: int) -> None:
+    page.wait_for_function(DRAINED, arg=version)
+
+
+def until(page, condition, seconds: float = 10) -> None:
+    """Wait until `condition()` holds on this side: Playwright's sync API
+    hands a request to the network's handler only while it waits."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the request never came"
+        page.wait_for_timeout(20)
+
+
+def moves(table) -> list[str]:
+    return [tap["move"] for tap in table.network.taps]
+
+
+def test_taps_kept_while_the_server_is_away_are_sent_in_their_order_after_a_reload(table):
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    tap(page, "1 Bount pour Eux")
+    tap(page, "Missa pour Eux")
+    waiting(page, 3)
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('{WAITING}')).map(e => e.label)")
+    assert kept == ["Missa · \u2068Nous\u2069", "Bount (1) · \u2068Eux\u2069", "Missa · \u2068Eux\u2069"]
+    assert table.network.taps == []
+    table.network.down = False
+    page.on("dialog", lambda dialog: dialog.accept())  # "leave this page?" while taps wait
+    page.reload()
+    drained(page, version + 3)
+    assert moves(table) == ["missa.0", "hit.1.1", "missa.1"]
+    assert table.state()["scores"] == [1, 2]
+    assert page.evaluate(f"localStorage.getItem('{WAITING}')") is None
+
+
+def test_waiting_taps_go_one_at_a_time_each_on_the_game_the_one_before_left(table):
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    tap(page, "Missa pour Eux")
+    tap(page, "1 Bount pour Nous")
+    waiting(page, 3)
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    drained(page, version + 3)
+    assert page.evaluate("window.sends.most") == 1  # never two on their way at once
+    assert moves(table) == ["missa.0", "missa.1", "hit.0.1"]
+    assert [int(tap["expected_version"]) for tap in table.network.taps] == \
+        [version, version + 1, version + 2]
+    assert table.state()["version"] == version + 3  # each one recorded
+
+
+def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_counts_once(table):
+    page = table.open()
+    version = table.state()["version"]
+    table.network.lose_next_answer = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)  # no answer: the tap waits, though the app has it
+    assert table.state()["scores"] == [1, 0]
+    page.evaluate("Ronda.board.poll()")
+    drained(page, version + 1)
+    first, again = table.network.taps
+    assert again["token"] == first["token"] and again["move"] == first["move"] == "missa.0"
+    assert table.state()["scores"] == [1, 0]
+    expect(page.locator("#score-0")).to_have_text("1")
+
+
+def test_a_refused_tap_stops_the_ones_after_it_until_the_scorer_chooses(table):
+    table.event(type="missa", side=1)
+    page = table.open()
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    tap(page, "Missa pour Eux")
+    waiting(page, 2)
+    undone = table.client.post(f"/api/games/{table.game}/undo", json={})  # another phone
+    assert undone.status_code == 200
+    version = undone.get_json()["version"]
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    refusal = page.locator(".refusal")
+    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
+    expect(refusal.locator(".refused-why")).not_to_be_empty()
+    expect(refusal.locator(".refused-rest li")).to_have_text(["Missa · \u2068Eux\u2069"])
+    assert moves(table) == ["missa.0"]
+    page.evaluate(HEARD_AND_DONE)  # the server is there: still nothing more goes
+    assert moves(table) == ["missa.0"]
+    assert table.state()["scores"] == [0, 0]
+    refusal.locator("[data-choice=one]").click()  # drop it, send the rest
+    drained(page, version + 1)
+    assert moves(table) == ["missa.0", "missa.1"]
+    assert table.state()["scores"] == [0, 1]
+
+
+def test_two_tabs_of_one_phone_do_not_both_send_the_waiting_taps(table):
+    first = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(first, "Missa pour Nous")
+    waiting(first, 1)
+    tap(first, "Missa pour Eux")
+    waiting(first, 2)
+    table.network.down = False
+    table.network.hold = True
+    first.evaluate("Ronda.board.poll()")
+    until(first, lambda: len(table.network.held) == 1)  # the first tab's tap, on its way
+    second = table.open()  # the same taps wait there (one localStorage)
+    waiting(second, 2)
+    second.evaluate(HEARD_AND_DONE)
+    assert second.evaluate("window.sends.made") == 0
+    assert len(table.network.held) == 1
+    table.network.hold = False
+    table.network.release()
+    drained(first, version + 2)
+    assert moves(table) == ["missa.0", "missa.1"]
+    assert table.state()["scores"] == [1, 1]
+    assert second.evaluate("window.sends.made") == 0

@@ -1,0 +1,61 @@
+"""The board's script: one file per thing it does (static/board/), one request
+for a phone (scorekeeper/web/plumbing/assets.py, BUNDLES), served as a static file is."""
+
+import os
+import re
+import shutil
+
+from scorekeeper.web.plumbing import assets
+from scorekeeper.web.plumbing.slim import slimmed
+from support.paths import ROOT
+
+PARTS = ROOT / "static" / "board"
+
+
+def test_the_bundle_holds_every_part_of_the_boards_script_in_its_order():
+    order = assets.BUNDLES["board.js"]
+    assert order[0] == "board/board.js"  # it sets up window.Ronda, which the others use
+    assert sorted(order) == sorted(f"board/{path.name}" for path in PARTS.glob("*.js"))
+    data, _, _ = assets.bundle(str(ROOT / "static"), "board.js")
+    assert data == b"".join((ROOT / "static" / part).read_bytes() for part in order)
+
+
+def test_the_page_names_one_script_whose_address_is_its_content(client):
+    page = client.get("/").get_data(as_text=True)
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    data, version, _ = assets.bundle(client.application.static_folder, "board.js")
+    assert scripts == [f"/static/board.js?v={version}"]
+    served = client.get(scripts[0])
+    assert served.status_code == 200
+    assert served.data == slimmed("text/javascript", data)
+
+
+def test_the_bundle_is_served_with_a_static_scripts_headers(client):
+    plain = client.get("/static/club.js", headers={"Accept-Encoding": "gzip"})
+    bundle = client.get("/static/board.js", headers={"Accept-Encoding": "gzip"})
+    assert bundle.status_code == plain.status_code == 200
+    assert sorted(bundle.headers.keys()) == sorted(plain.headers.keys())
+    for name in ["Content-Type", "Cache-Control", "Content-Security-Policy", "Vary",
+                 "Content-Encoding", "X-Content-Type-Options", "Accept-Ranges"]:
+        assert bundle.headers[name] == plain.headers[name], name
+    assert bundle.headers["Cache-Control"] == f"public, max-age={assets.ONE_YEAR}"
+    assert bundle.headers["Content-Disposition"] == "inline; filename=board.js"
+    again = client.get("/static/board.js", headers={"If-None-Match": bundle.headers["ETag"]})
+    assert again.status_code == 304 and not again.data
+    head = client.head("/static/board.js")
+    assert int(head.headers["Content-Length"]) == len(client.get("/static/board.js").data)
+
+
+def test_a_changed_part_makes_a_new_bundle_at_a_new_address(tmp_path):
+    """No build step: the next request after an edit joins the parts again."""
+    for part in assets.BUNDLES["board.js"]:
+        (tmp_path / part).parent.mkdir(exist_ok=True)
+        shutil.copy(ROOT / "static" / part, tmp_path / part)
+    before, version, _ = assets.bundle(str(tmp_path), "board.js")
+    edited = tmp_path / assets.BUNDLES["board.js"][-1]
+    edited.write_text(edited.read_text() + "// edited\n")
+    stat = edited.stat()
+    os.utime(edited, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    after, new_version, _ = assets.bundle(str(tmp_path), "board.js")
+    assert after == before + b"// edited\n"
+    assert new_version != version
