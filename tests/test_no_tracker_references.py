@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # Each form as it was written in this code before.
 TRACKER = re.compile(
     r"""
-    (?<![a-z])(?:issue|playtest|finding|item)s?[\s,_]*\#?\d+  # "issue 14", "items 8", "test_issue_14"
-    | (?<![a-z])playtest                              # a table trial, numbered or not
+    (?<![a-z])(?:issue|playtest)s?[\s,_]*\#?\d+      # "issue 14", "issues 6", "test_issue_14"
+    | (?<![a-z])(?:finding|item)s?[\s,]*\#?\d+      # "finding 7", "items 8, 9 and 13"
+    | (?<![a-z])playtest                             # a table trial, numbered or not
     | (?:^|(?<=[\s(,]))\#\d{1,2}\b                   # "#4" (a colour has 3 hex digits or more)
     | (?-i:\bF-[a-f]\b)                              # a finding's label, "F-a"
     """,
@@ -70,7 +71,7 @@ def test_each_form_of_a_reference_is_caught(written):
 @pytest.mark.parametrize("written", [
     "https://github.com/microsoft/playwright/issues/4",
     "--text: #111827;", 'dark="#000"', "&#1589;", '"#,##0"', "[#0 +-]*", "round 2 of 3", "One flex item: the gap",
-    "a known issue of Chromium's", "commit 03e48bb", "tissue 3",
+    "a known issue of Chromium's", "commit 03e48bb", "tissue 3", "item_2 = pair",
 ])
 def test_what_is_no_reference_is_let_be(written):
     assert references(written) == []
