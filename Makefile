@@ -44,7 +44,7 @@ constraints: $(TEST_STAMP)
 	  sed -E 's|^openskill @ .*/openskill-([^-]+)-.*|openskill==\1|'; } > $(CONSTRAINTS).new
 	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 
-# Issue 7's measurements at full sizes: writes bench/results.json and the table
+# The performance measurements at full sizes: writes bench/results.json and the table
 # of docs/PERFORMANCE.md (a few minutes; `make test` runs them at tiny sizes).
 bench: $(TEST_STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)

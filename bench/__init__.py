@@ -1,4 +1,4 @@
-"""Issue 7's measurements: one module per row of docs/PERFORMANCE.md's table.
+"""The performance measurements: one module per row of docs/PERFORMANCE.md's table.
 
 `python -m bench.run [--smoke]` runs every module listed in `bench.run.ROWS`.
 A row module defines WHAT, HOW, TARGET (the table's first three columns),

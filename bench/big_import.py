@@ -1,6 +1,7 @@
-"""Imports against the real server while the table taps (issue 13, items 6
-and 7): a log of undos that cost the square of its length to check, sent 8
-times at once, then a large legitimate export.
+"""Imports against the real server while the table taps: a log of
+undos that cost the square of its length to check (each undo replayed the
+whole log before it), sent 8 times at once, then a large legitimate export
+(58 MiB once held the write lock 13 to 15 s and made taps fail).
 
     .venv/bin/python -m bench.big_import                  # 6,700 games, about 58 MiB
     .venv/bin/python -m bench.big_import --games 200 --undos 200   # a quick run

@@ -1,5 +1,5 @@
 """A game of 20,000 events: how long its review page takes and what it weighs
-(issue 13: 1.9 s and 9.8 MB of HTML before it was paged).
+(1.9 s and 9.8 MB of HTML before the review was paged).
 
     .venv/bin/python -m bench.long_review            # 20,000 events
     .venv/bin/python -m bench.long_review --events 2000

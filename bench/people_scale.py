@@ -1,4 +1,4 @@
-"""People at scale (issue 15): a club with 5,000 games and 200 players.
+"""People at scale (the roster, ratings and club nights): a club with 5,000 games and 200 players.
 
 The store is built through the service's own writes (`games.create` and
 `games.record` with seats and partners, `nights.create` and

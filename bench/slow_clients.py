@@ -1,6 +1,7 @@
 """A stranger on the same network against the server, side by side: waitress
-as `make run` started it before issue 13 (`waitress.serve(app, threads=8)`,
-its defaults otherwise) and the guarded waitress of scorekeeper/web/guard/server.py.
+as `make run` started it before it was hardened against such a stranger
+(`waitress.serve(app, threads=8)`, its defaults otherwise) and the guarded
+waitress of scorekeeper/web/guard/server.py.
 
     .venv/bin/python -m bench.slow_clients           # every attack, about 3 minutes
     .venv/bin/python -m bench.slow_clients --smoke   # each attack briefly

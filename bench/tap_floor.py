@@ -1,4 +1,5 @@
-"""One scoring tap against the floor of any durable tap (issue 14).
+"""One scoring tap against the floor of any durable tap: how much the rules,
+the hooks and the store add to the least a tap can cost.
 
 The floor is a bare Flask app whose one route reads the JSON body, INSERTs
 it and commits, on a connection kept open, in WAL with synchronous=FULL,

@@ -1,4 +1,4 @@
-// The people's and club nights' forms (issue 15), loaded by those pages only:
+// The people's and club nights' forms, loaded by those pages only:
 // the scoreboard's own script and style sheet stay within their budget.
 (function () {
   "use strict";

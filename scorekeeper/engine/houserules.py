@@ -57,7 +57,7 @@ class HouseRules:
 
     def to_dict(self) -> dict[str, Any]:
         # Field by field: every answer of the API carries it, and asdict's
-        # deep copy cost a tap more than its lookups (issue 14).
+        # deep copy cost a tap more than its lookups (measured against a bare INSERT).
         data = {name: getattr(self, name) for name in _RULE_FIELDS}
         data["hits"] = list(self.hits)
         return data

@@ -138,9 +138,9 @@ def same_start(db: sqlite_utils.Database, body: Any, game_id: str | None, now: s
     """The game `body` would start again, if it is `game_id` (the one this
     device used last), still running, with the same sides, players, rules,
     first dealer and seats, and changed within SAME_START_WINDOW: the scorer
-    came back to the new-game form (the phone's Back, playtest 4) and means
-    that game, not a second one. Any difference, an idle or finished game: None,
-    a real new game. A bad body is create's to refuse: None."""
+    came back to the new-game form (the phone's Back, as scorers at the
+    table did) and means that game, not a second one. Any difference, an
+    idle or finished game: None, a real new game. A bad body is create's to refuse: None."""
     if game_id is None or not isinstance(body, dict):
         return None
     body = dict(body)

@@ -1,4 +1,4 @@
-"""Club nights (issue 15): an evening of games on several tables.
+"""Club nights: an evening of games on several tables.
 
 A night has a name, a date, the rules preset its tables start with, and
 whether its games are two players or teams of two. Tables are added as

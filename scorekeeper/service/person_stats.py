@@ -1,6 +1,6 @@
-"""Statistics per person and per pair (issue 15): SQL aggregates over the
-seats (players.py) and the per-side summaries (summaries.py), with indexes;
-no game is replayed.
+"""Statistics per person and per pair, fast for a club of thousands of
+games: SQL aggregates over the seats (players.py) and the per-side summaries
+(summaries.py), with indexes; no game is replayed.
 
 A side's figures are its player's, and both partners' with four players: a
 team wins, scores its margin and its gains together. Only games that are

@@ -1,4 +1,5 @@
-"""The roster: people beside the games (issue 15).
+"""The roster: people beside the games, so that the history follows a person
+from game to game.
 
 A game's log is the truth and keeps the name each side was played under;
 people are a layer on top: which player sat on which side (`seats`, two

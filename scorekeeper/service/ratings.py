@@ -1,7 +1,7 @@
-"""Ratings of people (issue 15), with openskill's Plackett-Luce model: it
-rates teams (two partners with four players) and free-for-all games (three
-players) alike, and gives each rating its uncertainty (docs/PLAYERS.md says
-why this library).
+"""Ratings of people, so that a club sees who plays best, with openskill's
+Plackett-Luce model: it rates teams (two partners with four players) and
+free-for-all games (three players) alike, and gives each rating its
+uncertainty (docs/PLAYERS.md says why this library).
 
 Ratings are sequential: a game's result moves its players' ratings from
 where the games before left them. The order is the time each game was

@@ -64,7 +64,8 @@ def _save_sides(db, game_id: str, state: engine.State, counts: list[dict[str, in
 
 @lru_cache(maxsize=256)
 def _sides_sql(sides: int, names: tuple[str, ...], absolute: bool, recount: bool) -> str:
-    """One UPDATE for all the sides of a game: a tap ran one per side (issue 14)."""
+    """One UPDATE for all the sides of a game: a tap ran one per side, each a
+    statement it paid for beyond a bare INSERT (docs/PERFORMANCE.md)."""
     def by_side(otherwise: str) -> str:
         whens = " ".join(f"WHEN {side} THEN ?" for side in range(sides))
         return f"CASE side {whens} ELSE {otherwise} END"

@@ -27,9 +27,10 @@ from ..storage.db import write_transaction
 from . import players, ratings, summaries
 
 FORMAT = "ronda-scorekeeper"
-# Version 2 (issue 15) adds each game's seats (who sat on each side, by
-# name) and the club nights; a version 1 document still imports, its sides
-# seated by their names as the migration seated the stored ones.
+# Version 2, written since people were kept beside the games, adds each
+# game's seats (who sat on each side, by name) and the club nights; a
+# version 1 document still imports, its sides seated by their names as the
+# migration seated the stored ones.
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 GAME_FIELDS = ("id", "created_at", "updated_at", "deleted_at", "sides", "players",

@@ -169,8 +169,9 @@ def game_summaries(db: sqlite_utils.Database) -> None:
 
 @migrations(name="0004_players")
 def players_and_seats(db: sqlite_utils.Database) -> None:
-    """People beside the games (issue 15): a roster, its changes as records of
-    their own, and which player sat on which side. Every stored side is linked
+    """People beside the games, so that the history follows a person: a
+    roster, its changes as records of their own, and which player sat on
+    which side. Every stored side is linked
     to the player of its name; no game is changed. Frozen: the name key is
     copied here, not imported, so that this step stays what it was."""
     import unicodedata

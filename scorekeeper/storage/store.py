@@ -18,7 +18,8 @@ GAME_COLUMNS = (
 
 
 # json.dumps with these options builds an encoder at every call; a tap
-# writes two documents (issue 14).
+# writes two documents, and its cost is measured against a bare INSERT's
+# (docs/PERFORMANCE.md).
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 

@@ -94,7 +94,8 @@ def known_game(game_id: str) -> None:
 def game_first(game_id: str) -> Iterator[None]:
     """404 comes before every other error: when a request on a game fails
     for another reason, look the game up then. A tap that succeeds finds its
-    game once, in its write transaction (issue 14: no second look-up)."""
+    game once, in its write transaction: a second look-up would cost
+    every tap."""
     try:
         yield
     except games.GameNotFound:
@@ -169,7 +170,7 @@ def moving_view(game: games.Game, rematch: str | None = None) -> dict[str, Any]:
 
 # The answers' JSON as jsonify writes it (compact, ASCII), its fields in the
 # view's order rather than sorted, with an encoder made once: a tap's answer
-# cost more than its INSERT (issue 14).
+# cost more than its INSERT.
 STATE_ENCODER = json.JSONEncoder(separators=(",", ":"))
 # A game's fixed fields (fixed_view) encoded once, for a few games:
 # {game id: (set-up, created_at, text)}, used for that very set-up only.

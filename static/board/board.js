@@ -60,7 +60,8 @@
   // The one window, online and offline: online the answered button also
   // settles for half a second, so a quick answer made a double tap 0.6 s
   // apart one tap, while a tap kept offline gets no answer and was judged by
-  // a shorter window alone (playtest 5). The outbox judges no double tap.
+  // a shorter window alone, and counted twice at the table. The outbox judges
+  // no double tap.
   var DOUBLE_TAP_MS = Number(timings.doubleTapMs) || 600;
   var lastTap = { key: null, at: -Infinity };
   function repeated(control, at) {
@@ -186,8 +187,9 @@
 
   // A sheet is a place of its own in the history, as it is without
   // JavaScript: the phone's Back closes it, and does not leave the board
-  // (playtest 4). Opening one adds an entry; closing it by its own controls
-  // (Close, a tap recorded) goes back over that entry, so the history holds
+  // (scorers at the table reached for Back to close one). Opening one adds
+  // an entry; closing it by its own controls (Close, a tap recorded) goes
+  // back over that entry, so the history holds
   // the board once, however many sheets were opened. Only an entry this very
   // page added is gone back over: after a reload, the one before it is
   // another page's, and going back to it would load that page again.
@@ -480,7 +482,7 @@
     if (!form) { return; }
     // Come back to (the phone's Back from a game started here), the form
     // opens at its top, where it says that game is in progress, not where
-    // it was left, at Start (playtest 4).
+    // it was left, at Start, under a finger that would start a second game.
     if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
     var update = function () {
       var checked = form.querySelector("input[name=players]:checked");

@@ -487,7 +487,8 @@
 
   // The waiting taps in words, newest first, as the log will name them, in
   // the announcements' quiet strip (a line of fixed size, no control in it):
-  // a waiting Next deal or a second Missa shows (playtest 5). Only words:
+  // a waiting Next deal or a second Missa shows, so no one taps it again
+  // (a table tapped Next deal twice offline and saw a deal skipped). Only words:
   // what they will score is the server's to say once they are sent.
   function listWaiting(current, queued) {
     var quiet = current.querySelector(".quiet-strip span");
@@ -497,7 +498,7 @@
   }
 
   // In a box of fixed size over the status line, under its deal line: it
-  // hides neither (playtest 5) and moves nothing.
+  // hides neither (the deal line is what the table reads) and moves nothing.
   // Whether a service worker keeps this board, to reopen it without the server.
   function kept() {
     return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);

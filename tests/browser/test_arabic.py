@@ -159,7 +159,7 @@ START_DRAWN = """selector => [...document.querySelectorAll(selector)].map(elemen
 
 @pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
 def test_long_latin_names_keep_their_start_in_arabic_at_360(arabic_phone, script):
-    """Playtest 5: "…hammed", "…ra Benali": two "Mohammed-…" could not be told apart."""
+    """Seen at the table: "…hammed", "…ra Benali": two "Mohammed-…" could not be told apart."""
     page = arabic_phone(viewport={"width": 360, "height": 640}, java_script_enabled=script)
     game = page.request.post("/api/games", data={"sides": LONG_LATIN}).json()
     page.request.post(f"/api/games/{game['id']}/events",

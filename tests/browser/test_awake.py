@@ -1,7 +1,8 @@
-"""The screen stays awake while a game is open (issue 12): the Wake Lock API
-on a secure context (the server on the phone itself, 127.0.0.1), a muted
-video started by the first tap on the local network's plain http, which is
-none. The root element says which: data-awake="wakelock" | "video" | "off".
+"""The screen stays awake while a game is open, so a phone left on the table
+between taps still shows the score: the Wake Lock API on a secure context
+(the server on the phone itself, 127.0.0.1), a muted video started by the
+first tap on the local network's plain http, which is none. The root
+element says which: data-awake="wakelock" | "video" | "off".
 
 Headless Chromium has no screen to keep on: what is checked is what makes
 Chromium hold its screen wake lock for a video (blink's VideoWakeLock: a

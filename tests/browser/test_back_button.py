@@ -1,4 +1,4 @@
-"""Playtest 4, #2: the phone's Back button. On an open sheet it closes the
+"""The phone's Back button, which scorers at the table reach for. On an open sheet it closes the
 sheet, and the board stays (also offline); the history holds the board once,
 however many sheets were opened and closed. From the board it leads to the
 new-game form, which says the game is in progress, and whose Start leads

@@ -1,4 +1,4 @@
-"""With JavaScript, a tap updates the board in place (issue 7: docs/PERFORMANCE.md):
+"""With JavaScript, a tap updates the board in place (fast, docs/PERFORMANCE.md):
 the same elements, only what changed, the address following the open sheet."""
 
 import re

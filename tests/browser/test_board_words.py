@@ -1,10 +1,11 @@
-"""The board's words, read whole and set alike on the small phone (playtest 4).
+"""The board's words, read whole and set alike on the small phone, where the
+table found them cut or askew.
 
-What a side needs (finding 7): with 3 players at 360 px the tie's line was
-cut ("égalité : encore un…"); every wording the score boxes can show, under
+What a side needs: with 3 players at 360 px the tie's line was cut
+("égalité : encore un…"); every wording the score boxes can show, under
 both stop rules, must fit their two lines in French, Arabic and English.
-The buttons' labels (finding 10): "Fin de manche", a link, wrapped on two
-lines aligned to the start while "Donne suivante" was centred.
+The buttons' labels: "Fin de manche", a link, wrapped on two lines aligned
+to the start while "Donne suivante" was centred.
 """
 
 import json
@@ -92,7 +93,7 @@ def test_every_button_label_is_centred(new_phone, server, language):
 ])
 def test_a_count_beyond_the_deck_is_said_by_the_sheet(new_phone, server, screenshot, language,
                                                       said):
-    """45 typed for 25 (playtest 4, finding 4): the sheet's own sentence, no
+    """45 typed for 25, as a scorer did: the sheet's own sentence, no
     points, Confirm off; a tap on it records nothing and says why."""
     page = new_phone()
     names = {"fr": ["Nous", "Eux"], "ar": ["نحن", "هم"]}[language]

@@ -1,4 +1,4 @@
-"""A club night in the browser (issue 15): two phones score two tables, the
+"""A club night in the browser: two phones score two tables, the
 big screen (a 1920×1080 TV, and a phone held upright) follows both within
 two seconds without reloading; the new pages are axe clean and fit 360 px."""
 

@@ -1,10 +1,10 @@
-"""Playtest 2, F-a and F-e: the end-of-hand sheet holds still.
+"""The end-of-hand sheet holds still under the finger.
 
-F-a: typing the first count turns the two-line hint into the one-line points;
+Typing the first count turns the two-line hint into the one-line points;
 the sheet rises from the bottom, so a line that changed height moved ✕, the
 last card's Missa and the steppers. Every control of the sheet keeps its box
 through the count typed, a count too big, and the question.
-F-e: before the hand's last deal the count's Confirm asks once more; the
+Before the hand's last deal the count's Confirm asks once more; the
 question's Yes took the Confirm's place, so a double tap answered it. The Yes
 is now elsewhere: a double tap (150 to 500 ms) ends no hand, with and without
 JavaScript; a deliberate tap on the Yes does."""
@@ -128,7 +128,7 @@ def test_a_double_tap_on_confirm_ends_no_hand_early(new_phone, server, javascrip
 @pytest.mark.parametrize("javascript, language", [(True, "fr"), (False, "fr"), (True, "ar")])
 def test_the_counts_confirm_is_on_a_small_screen_on_the_last_deal(new_phone, server,
                                                                   javascript, language):
-    """Playtest 3: three sides on the hand's last deal, 360×640: the last
+    """Seen at the table: three sides on the hand's last deal, 360×640: the last
     card's block pushed the Confirm below the screen's edge."""
     page = new_phone(viewport=PHONES["small"], java_script_enabled=javascript)
     game_id = a_game(page, server, language, 3, last_deal=True)
@@ -142,7 +142,7 @@ def test_the_counts_confirm_is_on_a_small_screen_on_the_last_deal(new_phone, ser
 
 @pytest.mark.parametrize("javascript", [True, False])
 def test_a_double_tap_on_confirm_selects_no_word_of_the_question(new_phone, server, javascript):
-    """Playtest 3: the second tap of a double tap on the Confirm lands on the
+    """Seen at the table: the second tap of a double tap on the Confirm lands on the
     question that took its place, and selected its word "maintenant"."""
     page = new_phone(java_script_enabled=javascript)
     game_id = a_game(page, server, "fr", 2, last_deal=False)

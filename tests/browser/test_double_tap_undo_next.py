@@ -1,4 +1,4 @@
-"""Playtest 2, #4: a double tap on Undo took back two events, and one on Next
+"""At the table, a double tap on Undo took back two events, and one on Next
 deal skipped a deal: after the first tap's answer the Undo names the event
 before, and without JavaScript the page is a new one, so the second tap was
 "another" tap. Neither is ever meant twice within a moment: with and without
@@ -79,7 +79,7 @@ def test_a_double_tap_on_next_deal_moves_one_deal(new_phone, server, javascript,
     expect(page.get_by_text("Manche 1 · Donne 3/6")).to_be_visible()
 
 
-# Playtest 3: without JavaScript the page after a tap comes back in about
+# Seen at the table: without JavaScript the page after a tap comes back in about
 # 80 ms with fresh tokens, so the second tap of a double tap on a scoring
 # button was a new tap (+2 for one Missa).
 @pytest.mark.parametrize("javascript, gaps", GAPS)
@@ -130,7 +130,7 @@ def fast_second_tap(page, server, gap):
 
 @pytest.mark.parametrize("gap", [60, 150])
 def test_a_fast_tap_on_another_button_counts_without_javascript(new_phone, server, gap):
-    """Playtest 4, finding 6: Bount, then Missa 60 ms later, before the
+    """Seen at the table: Bount, then Missa 60 ms later, before the
     Bount's page is back: the Missa was lost ("changed on another phone").
     Both taps of the page count, each once (tests/web/test_fast_second_tap.py).
     On a busy machine the Bount's page may come back first and the Missa land

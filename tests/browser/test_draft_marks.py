@@ -1,4 +1,4 @@
-"""Every marked announcement can be read before Confirm (playtest 4, finding 1).
+"""Every marked announcement can be read before Confirm.
 
 The draft strip said "Annonces : Ali Ronda, Badr…": with 3 or 4 players the
 names left no room for the last announcement, the one that decides the pool.

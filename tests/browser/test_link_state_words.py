@@ -1,4 +1,4 @@
-"""Playtest 2 #10 and #16: offline, a tap on an announcement (or a sheet),
+"""Offline, a tap on an announcement (or a sheet),
 which the server must draw and no outbox can keep, says so in the board's
 connection box instead of doing nothing; and every sentence that box shows
 is read whole at 360 px, in French, Arabic and English, in its fixed box

@@ -1,4 +1,5 @@
-"""Nothing moves under the finger (issue 11, SCOREBOARD.md "Feel").
+"""Nothing moves under the finger: a button that moved got the tap meant
+for the one before it (SCOREBOARD.md "Feel").
 
 Whole games with 2, 3 and 4 players, with and without JavaScript, on a
 360×640 and a 390×844 phone, in French, Arabic and English (every pair of
@@ -127,7 +128,7 @@ def play_a_whole_game(table: Table, players: int) -> None:
     table.press(f"button[value='hit.{sides - 1}.1']")
     table.press(".actions a[href$='sheet=end']", then=".end-sheet")
     table.press("button[value^=missa_last]")
-    # Once a hand (playtest 3: three taps made three): the button stays, off,
+    # Once a hand (at the table three taps made three): the button stays, off,
     # and says why when tapped again; nothing is recorded.
     recorded = table.version()
     table.press("button[value^=missa_last]", then="#notice.shown")
@@ -139,7 +140,8 @@ def play_a_whole_game(table: Table, players: int) -> None:
         table.page.locator("#cards1").fill("2")
     table.press("button[value=end_hand]")
     expect(table.page.locator(".over")).to_be_visible()
-    # The result fits the screen too, whatever its Undo says (playtest 3).
+    # The result fits the screen too, whatever its Undo says (a long one
+    # widened the page).
     seen = table.page.evaluate(MEASURE, CONTROLS)
     assert seen["width"] <= seen["viewport"], (table.name, "over", seen["width"])
     table.shot("over")
@@ -200,7 +202,7 @@ def test_a_long_notice_moves_nothing(new_phone, server, language):
 
 
 def test_the_connection_notice_moves_nothing(new_phone, server, screenshot):
-    """Issue 12's notice (the server away, the taps waiting) over the status
+    """The connection notice (the server away, the taps waiting) over the status
     line: every button stays where it was."""
     page = new_phone(viewport=PHONES["small"])
     game = page.request.post(f"{server.url}/api/games", data=json.dumps(
@@ -234,7 +236,7 @@ def test_three_sides_settle_their_ranks_with_confirm_on_screen(new_phone, server
 def test_every_control_holds_its_words_and_fits_the_small_phone(new_phone, server, language):
     """No label spills out of its button at 360 px ("Options" did, by 2 px,
     in the board's narrow third column), and every control is on the first
-    screen of a 360×640 phone, 48 px high at least (playtest 3: with the
+    screen of a 360×640 phone, 48 px high at least (with the
     classique preset's Double Ronda row, the bottom row ended at 645 px);
     2, 3 and 4 players, both built-in presets."""
     page = new_phone(viewport=PHONES["small"])

@@ -1,7 +1,7 @@
 """While the Wi-Fi is down the board says what is counted, all of it, and
-nothing half-guessed (playtest 1, #6); a tap on its way shows its score and
-what each side then needs together; a waiting tap is named as the log will
-name it."""
+nothing half-guessed (a half-guess showed the table a score that was neither
+the server's nor its own); a tap on its way shows its score and what each
+side then needs together; a waiting tap is named as the log will name it."""
 
 from playwright.sync_api import expect
 

@@ -1,5 +1,6 @@
-"""Playtest 5, #1: a double tap counts once offline exactly as online (one
-window, timed by the taps themselves), and a true second tap counts."""
+"""A double tap counts once offline exactly as online (one window, timed by
+the taps themselves; offline it once counted twice), and a true second tap
+counts."""
 
 import re
 

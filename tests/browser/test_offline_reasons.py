@@ -1,4 +1,4 @@
-"""Playtest 4, #3: while taps wait, the board shows the game before them, so
+"""While taps wait, the board shows the game before them, so
 a control that is off there may be on once they are counted (the next deal's
 announcements, after a waiting "Next deal"). A tap on it says what it waits
 for (the server, the waiting taps), not the board's stale reason; and what a

@@ -1,4 +1,4 @@
-"""Playtest 5, #2: offline, the connection box leaves the header's deal line in
+"""Offline, the connection box leaves the header's deal line in
 sight and moves nothing, and the board lists the waiting taps in words (a
 waiting Next deal, a second Missa), so no one taps them again."""
 
@@ -72,7 +72,7 @@ def test_arabic_too(new_phone, screenshot):
 
 
 def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal_2(new_phone):
-    """The playtest's skipped deal: the second Next deal shows in the list, and
+    """The deal a table saw skipped: the second Next deal shows in the list, and
     Undo takes it back (it was never sent, so nothing is lost)."""
     phone = new_phone(viewport={"width": 360, "height": 640})
     start_game(phone)

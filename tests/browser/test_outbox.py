@@ -1,4 +1,4 @@
-"""The phone at the table over the local network (issue 12): no tap is lost
+"""The phone at the table over the local network: no tap is lost
 when the Wi-Fi drops or the server stops, none is applied twice, and a tap
 the server refuses stops the queue until the scorer decides.
 
@@ -146,7 +146,7 @@ def test_taps_made_offline_survive_a_reload_and_count_once_in_order(phone, table
     expect(phone.locator("html")).to_have_attribute("data-outbox", "3")
     # The score counted, as the notice says: no tap of the three guessed
     # (the first one alone was: a score that was neither the server's nor the
-    # table's, playtest 1, #6).
+    # table's).
     expect_scores(phone, 0, 0)
     expect(phone.locator(".scores")).to_have_class("scores")
     check_accessible(phone, "taps waiting")
@@ -219,7 +219,8 @@ def test_undo_while_taps_wait_takes_back_the_last_of_them(phone, table_server, f
     phone.context.set_offline(True)
     tap_while_away(phone, figures, TAPS[:2])
     undo = phone.locator(".undo-button")
-    # A waiting tap is named as the log will name it (playtest 1: not the button's words).
+    # A waiting tap is named as the log will name it (not the button's words,
+    # which did not say whose tap it was).
     expect(undo).to_have_text("↶ Annuler : Bount (1) · \u2068Nous\u2069")
     undo.tap()  # never sent: taken back here
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")

@@ -1,6 +1,6 @@
 """A phone joins the table as at a café: on a network name (`table.lan`,
 mapped to loopback, so it needs the key), by the typed key, then the next
-phone by the QR code of "Add a phone", which works once (issue 13)."""
+phone by the QR code of "Add a phone", which works once (the key never in an address)."""
 
 import pytest
 from playwright.sync_api import expect

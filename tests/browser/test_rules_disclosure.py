@@ -1,4 +1,4 @@
-"""Playtest 2 #16: "Change a rule for this game only" looks tappable (a
+"""The disclosure "Change a rule for this game only" looks tappable (a
 button's outline and a disclosure mark that turns when it opens) and opening
 it moves nothing above it: only what comes after it goes down, pushed by
 what opened. With and without JavaScript, at 360 and 390 px, in French,

@@ -1,4 +1,4 @@
-"""Playtest 2, F-c: four players, the partners typed, then the first tap on
+"""Seen at the table: four players, the partners typed, then the first tap on
 "Start the game". Its focus leaves the last partner's field, the first
 dealer's choices take the sides' new names ("Karim & Salma")... and used to
 wrap to a second row, pushing the button 56 px down under the finger: the tap

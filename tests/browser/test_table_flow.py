@@ -1,4 +1,4 @@
-"""What a table does, in the browser (issue 11): a double tap counts once, the
+"""What a table does, in the browser: a double tap counts once, the
 card count typed is the count recorded, a hand ended early asks once, the
 rematch is the new game's address on every phone, a button that is off says
 why when tapped."""

@@ -1,4 +1,4 @@
-"""Two phones tap the same Missa at once (playtest 1, #4): it counts once,
+"""Two phones tap the same Missa at once, as at a real table: it counts once,
 and the phone whose tap came second says, in words, that it was already
 recorded, with the fresh score. With and without the page's script. Two
 phones tapping two different things both count; a tap whose meaning the

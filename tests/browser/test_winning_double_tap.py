@@ -1,4 +1,4 @@
-"""Playtest 2, F-b: a double tap on the tap that wins the game. The game-over
+"""A double tap on the tap that wins the game. The game-over
 page comes under the finger; its second tap, 60 to 700 ms later, must start
 no rematch, undo nothing and leave nothing: the winner is seen. With and
 without JavaScript. A deliberate tap a moment later does start the rematch."""

@@ -1,4 +1,4 @@
-"""Playtest 3: names and labels read whole on a small phone. /stats broke
+"""Names and labels read whole on a small phone. At the table, /stats broke
 "Youssef" as "Yousse/f" (a table cell wrapped anywhere); the new-game
 rules' selects cut their choice ("tout de suite, même en pleine manch…").
 A name wraps between its words, never inside one; a select shows its whole
@@ -75,7 +75,8 @@ GAP_BEFORE_COLON = """() => [...document.querySelectorAll('.computed bdi')].map(
 
 @pytest.mark.parametrize("language", ["en", "ar"])
 def test_the_count_sheet_puts_no_space_before_the_colon(new_phone, server, language):
-    """Playtest 5: "Chama : 11 cards (the rest of the 40)", French spacing in English."""
+    """Seen at the table: "Chama : 11 cards (the rest of the 40)", French
+    spacing in English."""
     page = new_phone(viewport=SMALL, locale=language, java_script_enabled=False)
     game = post(page, server, "/api/games", {"sides": ["Ali", "Badr", "Chama"], "players": 3})
     for query in ("", "&cards0=15&cards1=14"):

@@ -1,11 +1,12 @@
 """FROZEN: how tests/data/legacy_hidden_ronda.sqlite3 was made. Do not run it again.
 
 The fixture is a store written by the app as it was before a hidden Ronda's
-penalty had a receiver (`to`, issue 11): with three sides, a `hidden_ronda`
-event was stored as {"type": "hidden_ronda", "side": n} and gave the
-penalty to each opponent. tests/storage/test_legacy_hidden_ronda.py opens a copy with
-today's app and checks that those games keep exactly the scores they had, on
-replay, undo and correction. It was run once, with the code of commit 03e48bb
+penalty had a receiver (`to`, so that three sides can say who gets it): with
+three sides, a `hidden_ronda` event was stored as {"type": "hidden_ronda",
+"side": n} and gave the penalty to each opponent.
+tests/storage/test_legacy_hidden_ronda.py opens a copy with today's app and
+checks that those games keep exactly the scores they had, on replay, undo
+and correction. It was run once, with the code of commit 03e48bb
 (`git archive 03e48bb | tar -x -C /tmp/oldcode`, this file copied to
 /tmp/oldcode/tests/data/), as: .venv/bin/python /tmp/oldcode/tests/data/make_legacy_hidden_ronda.py
 

@@ -1,7 +1,8 @@
-"""The questions the scoreboard asks the engine (issue 11): what each side
-needs to win under every stop rule, why an event scored less than it might
-have, the rematch's set-up, and whether a button's plain-data event would be
-taken. The board decides none of it."""
+"""The questions the scoreboard asks the engine, so that a button is off for
+the engine's own reason: what each side needs to win under every stop rule,
+why an event scored less than it might have, the rematch's set-up, and
+whether a button's plain-data event would be taken. The board decides none
+of it."""
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -108,7 +109,8 @@ def test_a_hit_that_opens_a_chain_counts_when_it_stops():
 
 
 def test_once_its_chain_has_stopped_a_hit_says_it_was_counted():
-    """Playtest 5: "Bount (1) · Nadia — counts when the chain stops", long after it had."""
+    """Seen at the table: "Bount (1) · Nadia — counts when the chain stops",
+    long after it had."""
     counted = ("chain_counted",)
     assert notes_of(game(), hit(A, 1), hit(B, 5), chain_end()) == [counted, counted, ()]
     assert notes_of(game(), hit(A, 1), hit(B, 5), hit(A, 10)) == [counted, counted, ()]
@@ -156,7 +158,7 @@ def test_a_button_is_off_for_a_malformed_event_too():
     assert error is None and after.scores == (1, 0)
 
 
-# -- ranks no deck can hold (playtest 2: a mis-tap on the rank grid) -----------------------
+# -- ranks no deck can hold (a mis-tap on the rank grid at the table) ----------------------
 
 def reveal_data(*ranks):
     return {"type": "reveal", "ranks": list(ranks)}
@@ -196,7 +198,7 @@ def test_the_api_still_takes_what_the_board_asks_again():
     assert error is None and after.scores == (5, 5)
 
 
-# -- the hand's very last card (playtest 3: its Missa was recorded again and again) ----------
+# -- the hand's very last card (at the table its Missa was recorded again and again) --------
 
 def last_card_done(*events):
     state = play(game(), *events)

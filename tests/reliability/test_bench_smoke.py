@@ -1,4 +1,4 @@
-"""The benchmark at tiny sizes, so that it never rots (issue 7).
+"""The benchmark at tiny sizes, so that it never rots.
 
 Every row module runs through the real command; the output's shape is
 checked, not the targets (they depend on the machine), except what no
@@ -222,7 +222,7 @@ def test_the_club_count_finds_a_lost_and_a_doubled_event(tmp_path):
 
 @pytest.mark.browser
 def test_the_people_row_measures_its_pages_the_tap_and_a_re_rating(smoke):
-    """Issue 15's row: a store built through the service's writes (seats,
+    """The people's row: a store built through the service's writes (seats,
     ratings, a night), its four pages, the tap beside a fresh store's."""
     report, _ = smoke
     row = next(r for r in report["rows"] if r["module"] == "bench.people_scale")

@@ -1,5 +1,5 @@
 """Nothing lost: the real server, killed with SIGKILL at random moments while a
-client plays, keeps exactly the acknowledged events (issue 6).
+client plays, keeps exactly the acknowledged events: an answered tap is on disk.
 
 The client sends a scripted game (every step valid, worked out beforehand
 with the engine) through the JSON API. Every request carries an

@@ -1,6 +1,7 @@
-"""An import's cost and what taps see meanwhile (issue 13, items 6 and 7):
-checking is linear in the log, one import runs at a time, and a tap sent
-while an import writes waits its turn and succeeds; nothing is half-imported."""
+"""An import's cost and what taps see meanwhile (its check once grew with the
+square of the log, and a large import made taps fail): checking is linear in
+the log, one import runs at a time, and a tap sent while an import writes
+waits its turn and succeeds; nothing is half-imported."""
 
 import json
 import threading

@@ -1,9 +1,9 @@
-"""`make run` needs nothing that a phone lacks (issue 12): on Android, Termux
-gives Python, git and make, but no compiler unless asked for one, and no
-Chromium. So every runtime dependency is pure Python, or pure Python with an
-optional compiled speedup that it does without, and `make run` installs the
-runtime dependencies only (Playwright and the other test tools are for
-`make test`)."""
+"""`make run` needs nothing that a phone lacks, so that a phone can be the
+server at the table: on Android, Termux gives Python, git and make, but no
+compiler unless asked for one, and no Chromium. So every runtime dependency
+is pure Python, or pure Python with an optional compiled speedup that it
+does without, and `make run` installs the runtime dependencies only
+(Playwright and the other test tools are for `make test`)."""
 
 import subprocess
 import sys

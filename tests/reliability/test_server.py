@@ -1,8 +1,8 @@
 """The real server (`make run`'s) against a stranger on the same network:
-held connections, big and chunked bodies, slow headers (issue 13, items 3,
-4 and 5). The stranger is a client of another loopback address (127.0.0.x)
-asking for `table.lan`, a configured name that needs the key even from
-loopback; the table taps from 127.0.0.1."""
+held connections, big and chunked bodies, slow headers (each once cut the
+table off, filled the disk or pinned a core). The stranger is a client of
+another loopback address (127.0.0.x) asking for `table.lan`, a configured
+name that needs the key even from loopback; the table taps from 127.0.0.1."""
 
 import http.client
 import json

@@ -1,5 +1,5 @@
 """A store that is locked, read-only or corrupt gets a clear error page (JSON
-under /api/), never a traceback and never a half-applied event (issue 6)."""
+under /api/), never a traceback and never a half-applied event."""
 
 import logging
 import os

@@ -1,4 +1,4 @@
-"""Club nights (issue 15): a night's tables (one at a time or a round of its
+"""Club nights: a night's tables (one at a time or a round of its
 round robin), its standings with the ties explained, the big screen and its
 read-only link, export and import, and its place in the history."""
 
@@ -154,7 +154,7 @@ def test_the_big_screen_needs_the_owners_screen_link_and_can_read_only(client, a
 
 
 def test_the_host_shows_the_screen_link_at_the_address_the_network_reaches(client, app):
-    """Playtest 3: on the host (127.0.0.1) the link read http://127.0.0.1:PORT/...,
+    """Seen at the table: on the host (127.0.0.1) the link read http://127.0.0.1:PORT/...,
     which the club's TV cannot open. The loopback one only when nothing else is served."""
     night = start_night(client)
     press(client, f"/nights/{night}", "")  # the owner turns the link on

@@ -1,4 +1,4 @@
-"""Players (issue 15): the roster beside the games, seats with partners,
+"""Players: the roster beside the games, seats with partners,
 renames and merges as records of their own (a merge undoable), and the
 statistics per person and per pair. No game's log is ever changed."""
 

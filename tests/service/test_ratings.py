@@ -1,4 +1,4 @@
-"""Ratings (issue 15): openskill's Plackett-Luce, kept at write time in the
+"""Ratings: openskill's Plackett-Luce, kept at write time in the
 same transaction as the result, and re-rated when a finished game is
 corrected, undone, thrown in the bin or restored, or two people merged.
 After every such change the ratings equal a rebuild from scratch."""

@@ -1,5 +1,5 @@
 """A tap folds on from the state this process last wrote only while the
-game's row still holds that very snapshot (service/games.py, issue 14)."""
+game's row still holds that very snapshot (service/games.py): another writer's is parsed."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Playtest 2 #13: a side left with its default name ("Nous", "Eux", "Us",
+"""A side left with its default name ("Nous", "Eux", "Us",
 «نحن»…) is nobody: not a player, not rated, not a name of the statistics,
 not a recent player offered on the new-game page, in any language. The
 games keep the names they were played under."""
@@ -104,7 +104,7 @@ def test_ratings_kept_before_the_rule_are_rebuilt_without_the_default_sides(app,
 
 
 def test_a_default_name_has_no_page_of_its_own(client, api, store):
-    """Playtest 3 #10: /players/<id> of "Nous" is the 404 page, as an unknown player's."""
+    """/players/<id> of "Nous" is the 404 page, as an unknown player's."""
     api.new_game(sides=["Nous", "Karim"])
     api.new_game(sides=["Us", "هم"])
     karim = players.by_name(store, "Karim")

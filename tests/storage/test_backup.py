@@ -1,4 +1,4 @@
-"""Rotating backups with SQLite's backup API, and a safe restore (issue 6)."""
+"""Rotating backups with SQLite's backup API, and a safe restore: nothing lost."""
 
 import os
 import shutil

@@ -1,5 +1,5 @@
 """Games stored before a hidden Ronda's penalty had a receiver keep exactly
-the scores they had (issue 11).
+the scores they had: a new rule never rewrites an old game.
 
 tests/data/legacy_hidden_ronda.sqlite3 was written by the app of commit
 03e48bb (tests/data/make_legacy_hidden_ronda.py, frozen): with three sides its

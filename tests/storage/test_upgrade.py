@@ -1,4 +1,4 @@
-"""A store made with the first schema upgrades with every game intact (issue 6).
+"""A store made with the first schema upgrades with every game intact: nothing lost.
 
 tests/data/schema_v1.sqlite3 was written once by the first schema (see
 tests/data/make_schema_v1.py, frozen) and never changes; the app started on a
@@ -108,7 +108,7 @@ def test_upgraded_games_go_on(upgraded):
 
 
 def test_every_upgraded_side_is_seated_with_the_player_of_its_name(upgraded):
-    """Issue 15's migration: people linked to the stored sides, no game changed."""
+    """The people's migration: people linked to the stored sides, no game changed."""
     client, path = upgraded
     with sqlite3.connect(path) as conn:
         rows = conn.execute("SELECT g.id, g.sides, s.side, s.seat, p.name FROM games g"
@@ -125,10 +125,11 @@ def test_every_upgraded_side_is_seated_with_the_player_of_its_name(upgraded):
 
 def test_a_first_schema_store_upgrades_after_a_later_version_counts_a_new_gain(tmp_path,
                                                                               monkeypatch):
-    """Migrations are frozen code (issue 14): a later version that counts a
-    new kind of gain (tally.COUNTS grows) adds its column in a migration of
-    its own, and a store of the first schema still upgrades through every
-    step before it, 0003's summaries included, to the scores it had."""
+    """Migrations are frozen code (a step that imported today's code would
+    change with it): a later version that counts a new kind of gain
+    (tally.COUNTS grows) adds its column in a migration of its own, and a
+    store of the first schema still upgrades through every step before it,
+    0003's summaries included, to the scores it had."""
     later = Migrations("scorekeeper")
     for step in migrations.migrations._migrations:
         later(name=step.name, transactional=step.transactional)(step.fn)

@@ -1,5 +1,5 @@
 """Nobody else in: the names the app answers to, who needs the access key,
-the key page, pairing codes (issues 6 and 13)."""
+the key page, pairing codes: a stranger on the café's Wi-Fi gets nothing."""
 
 import html
 import re
@@ -252,7 +252,7 @@ def shown_key(page: str) -> str:
 
 
 def test_the_hosts_own_screen_shows_the_key_to_type_with_the_address(app, client, key):
-    """Playtest 3: the page told a phone that cannot scan to type the key
+    """Seen at the table: the page told a phone that cannot scan to type the key
     "shown where the scorekeeper runs", and only the terminal showed it."""
     access.allow_host(app, "192.168.1.50")
     for host in ("127.0.0.1:5000", "localhost:5000", "[::1]:5000"):

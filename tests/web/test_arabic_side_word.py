@@ -1,5 +1,5 @@
 """Arabic says «فريق» (team) only of teams: two or three players alone are
-sides (a name, «طرف»), as French says «camp» (playtest 1, #9)."""
+sides (a name, «طرف»), as French says «camp» (a table read «فريق» for a lone player)."""
 
 import html
 

@@ -1,4 +1,4 @@
-"""Playtest 4, #2: the phone's Back leads from the board to the new-game
+"""The phone's Back, which scorers at the table reach for, leads from the board to the new-game
 form. That form says this phone's game is in progress, with the way back to
 it, and its Start, the same as that game's a moment ago, leads back to that
 game instead of making a second one. A real second game is still made: with

@@ -1,4 +1,5 @@
-"""A side's name inside a sentence is isolated (playtest 4, finding 9).
+"""A side's name inside a sentence is isolated, so that it reads whole in
+any script.
 
 In Arabic a Latin name ran into the words around it: "فاز Omar & Leila!"
 read "!Leila", the hidden Ronda's button mixed its order. Every sentence of

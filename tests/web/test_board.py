@@ -351,7 +351,7 @@ def last_trick_buttons(client, board, language="fr"):
 
 
 def test_the_dealers_last_trick_buttons_say_who_scores_and_how_much(client, french):
-    """Playtest 3: "Pris avec un 12", "Manqué" did not say who scores. As the
+    """Seen at the table: "Pris avec un 12", "Manqué" did not say who scores. As the
     hidden Ronda's: the side (or both opponents, with three) and the points,
     from the game's rules; still said once recorded, when the buttons are off."""
     classique = start_game(french, preset="classique")  # Nous deals, the trick is worth 5
@@ -394,7 +394,7 @@ def test_an_unknown_game_is_a_page_not_a_traceback(french):
 
 
 def test_a_chains_hits_say_they_were_counted_once_it_stopped(french, api):
-    """Playtest 5: the Bount's row still said "compte quand la chaîne s'arrête"
+    """Seen at the table: the Bount's row still said "compte quand la chaîne s'arrête"
     after the chain was scored, on the board and in the review."""
     game = api.new_game(sides=["Nadia", "Samir"])["id"]
     for event in ({"type": "hit", "side": 0, "value": 1}, {"type": "hit", "side": 1, "value": 5}):

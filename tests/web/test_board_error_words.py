@@ -1,5 +1,5 @@
 """A board's refusals speak the page's words, not the API's field names
-(playtest 1, #9: "points doit être un entier…" after a correction of 0)."""
+(a table read "points doit être un entier…" after a correction of 0)."""
 
 import html
 import re
@@ -65,7 +65,8 @@ WRONG_CORRECTIONS = {  # the event, the correction a scorer can make, the page's
 @pytest.mark.parametrize("language", ["fr", "ar", "en"])
 @pytest.mark.parametrize("case", WRONG_CORRECTIONS)
 def test_a_refused_correction_speaks_the_forms_words(client, api, language, case):
-    """Playtest 5: "to is the side that gets the penalty…", "…exactly one entry is null"."""
+    """Seen at the table: "to is the side that gets the penalty…", "…exactly one
+    entry is null"."""
     event, edit, sentence = WRONG_CORRECTIONS[case]
     body = {"sides": ["Ali", "Badr", "Chama"], "players": 3, "rules": {"preset": "classique"}}
     game = api.post("/api/games", body).get_json()["id"]

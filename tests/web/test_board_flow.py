@@ -1,4 +1,4 @@
-"""What a table does, through the pages without JavaScript (issue 11): the
+"""What a table does, through the pages without JavaScript: the
 card count typed is the one recorded, a hand ended early asks once, late
 announcements, the hidden Ronda's receiver, the last card's missa, what each
 side needs to win, the rematch, and the board's words."""
@@ -67,7 +67,7 @@ def test_the_count_typed_is_the_count_recorded(french):
 
 
 def test_a_count_beyond_the_deck_is_said_in_the_page_and_scores_nothing(french):
-    """45 for 25 (playtest 4, finding 4): the sheet says why, shows no points
+    """45 for 25, as a scorer typed: the sheet says why, shows no points
     and keeps Confirm off; posted all the same (no JavaScript, or before the
     preview came), it records nothing and says the same."""
     board = start_game(french)
@@ -178,7 +178,7 @@ def test_the_last_deal_offers_a_missa_with_the_hands_very_last_card(french):
 
 
 def test_the_last_cards_missa_is_taken_once_a_hand_then_off_with_its_reason(french):
-    """Playtest 3: three taps 1.2 s apart made three events. The button stays
+    """Seen at the table: three taps 1.2 s apart made three events. The button stays
     (nothing moves), off, says why; posted all the same, nothing is recorded."""
     board = start_game(french, dealer="1")
     last_deal(french, board)
@@ -239,7 +239,8 @@ def test_stopping_at_the_end_of_the_hand_a_side_ahead_is_not_shown_tied(french):
 
 def test_a_tie_at_the_target_says_what_decides_under_each_stop_rule(french):
     """Stopping at once, one more point wins a tie; stopping at the end of the
-    hand it does not: the count decides (playtest 4, finding 7)."""
+    hand it does not: the count decides. The tie's line says which, under
+    either rule."""
     said = {}
     for stop in ("immediate", "end_of_hand"):
         game = french.post("/api/games", json={"sides": ["Nous", "Eux"], "rules": {

@@ -22,7 +22,7 @@ def test_no_board_link_is_only_more(client):
 
 @pytest.mark.parametrize("language", ["fr", "ar", "en"])
 def test_the_options_sheet_is_titled_as_the_link_that_opens_it(client, language):
-    """Playtest 2 #16: the English board said "Options", its sheet "More"."""
+    """Seen at the table: the English board said "Options", its sheet "More"."""
     client.set_cookie("lang", language)
     board = start_game(client)
     page = client.get(board).get_data(as_text=True)

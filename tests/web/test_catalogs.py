@@ -1,5 +1,6 @@
-"""No silent English (issue 14): started without `make run`, the app compiles
-missing or stale catalogs itself, or refuses to start with a sentence."""
+"""No silent English (a page in English for a French table): started without
+`make run`, the app compiles missing or stale catalogs itself, or refuses to
+start with a sentence."""
 
 import os
 import shutil

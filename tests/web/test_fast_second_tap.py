@@ -1,4 +1,4 @@
-"""Playtest 4, finding 6: without JavaScript, Bount then Missa 60 ms later
+"""Seen at the table: without JavaScript, Bount then Missa 60 ms later
 (another button) lost the Missa, said as "changed on another phone". The
 second tap is sent from the page the first was made on (its answer had not
 come back yet): the same one-time token, the version before the first tap.

@@ -1,4 +1,4 @@
-"""Playtest 2 #16: French elides "de" before a name that begins with a vowel
+"""French elides "de" before a name that begins with a vowel
 ("Meilleure Ronda d'Eux", "2 parties d'Ali"), whichever sentence of the
 catalog puts a name after "de"; "de Karim", "de Yasmine", "de Hamid" stay;
 Arabic and English are untouched. One helper: scorekeeper/web/wording/elision.py."""

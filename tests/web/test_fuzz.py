@@ -1,4 +1,5 @@
-"""Hostile input: thousands of random and malformed requests (issue 6).
+"""Hostile input: thousands of random and malformed requests, none of which
+may give a 500 or change anything.
 
 Random methods, paths, content types, bodies (JSON values, bytes, huge numbers,
 deep nesting, oversized) and headers (Idempotency-Key included) go to every

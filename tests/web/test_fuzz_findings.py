@@ -1,4 +1,4 @@
-"""What the fuzz of the pages and forms found (issue 6), kept as plain tests."""
+"""What the fuzz of the pages and forms found, kept as plain tests."""
 
 import codecs
 

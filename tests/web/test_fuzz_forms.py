@@ -1,4 +1,4 @@
-"""Hostile input on the HTML side (issue 6): every form, with CSRF on. The
+"""Hostile input on the HTML side: every form, with CSRF on. The
 pages are test_fuzz_pages.py; the values and the checks,
 tests/support/fuzz_*.py; the JSON API, test_fuzz.py.
 

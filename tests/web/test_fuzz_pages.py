@@ -1,4 +1,4 @@
-"""Hostile input on the HTML side (issue 6): every page. The forms are
+"""Hostile input on the HTML side: every page. The forms are
 test_fuzz_forms.py; the values and the checks, tests/support/fuzz_*.py;
 the JSON API, test_fuzz.py.
 
@@ -90,7 +90,7 @@ def page_plans(routes: list[tuple[str, bool]]) -> st.SearchStrategy[PagePlan]:
 
 
 # Each route once for sure, before the random ones: the store's first ids, and
-# in the query what broke pages before (issue 6): digits int() refuses, raw
+# in the query what broke pages before: digits int() refuses, raw
 # bytes that are not UTF-8, a value past int()'s 4,300 digits.
 SWEEP = PagePlan("", "GET", Choice("fixed", 0), False,
                  "a=%C2%B2-ronda&sheet=end&cards0=%C2%B2&page=%C2%B2&lang=\xff&\xfe=1&cards1="

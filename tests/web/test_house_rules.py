@@ -221,7 +221,7 @@ def _another_value(rules, key):
 
 
 def test_the_summary_names_every_rule_that_differs_from_the_default(app):
-    """Playtest 5: "Fès house" had a 3-side threshold of 12, its summary did not say."""
+    """Seen at the table: "Fès house" had a 3-side threshold of 12, its summary did not say."""
     from dataclasses import replace
 
     from scorekeeper.engine import RULE_KEYS, HouseRules

@@ -1,4 +1,4 @@
-"""Ranks no deck can hold (playtest 2): two Tringas of 5 picked on the rank
+"""Ranks no deck can hold: two Tringas of 5 picked on the rank
 grid are a mis-tap, not a tie. The board records nothing, says why, and
 keeps the ranks sheet open; ranks that can be are recorded as before.
 Through the test client, as a phone without JavaScript."""
@@ -56,7 +56,7 @@ def test_the_sentence_in_arabic_and_english(client):
 
 
 def test_ranks_not_chosen_are_asked_by_the_app_not_the_browser(client):
-    """Playtest 3: Confirm with no rank chosen brought up the browser's own
+    """Seen at the table: Confirm with no rank chosen brought up the browser's own
     bubble ("Please select one of these options.", in the browser's
     language). The grid asks nothing of the browser; the app says which side's
     rank it needs, in the page's language, and records nothing."""
@@ -76,7 +76,7 @@ def test_ranks_not_chosen_are_asked_by_the_app_not_the_browser(client):
 
 
 def test_whose_best_announcement_reads_right_for_default_names_and_people(client):
-    """Playtest 4: "Give the rank of Nous's best announcement." A default name
+    """Seen at the table: "Give the rank of Nous's best announcement." A default name
     is said as the possessive it is ("our", "their", «لنا»), a person's name
     takes its own ("Ali's"), in the sheet's legends and in its refusal."""
     cases = (

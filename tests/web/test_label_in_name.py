@@ -1,4 +1,4 @@
-"""Playtest 2 #16 (WCAG 2.5.3, label in name): a board control whose
+"""WCAG 2.5.3, label in name: a board control whose
 accessible name is its aria-label begins that name with the words it shows
 ("5 Khamsa pour Nous" for the button that shows "5 Khamsa"), so that a
 voice-control user says what they see; the names stay unique per side. An

@@ -1,4 +1,5 @@
-"""The limits the forms show are the engine's (issue 14): defined once in
+"""The limits the forms show are the engine's, never a copy that could
+disagree: defined once in
 scorekeeper/engine/limits.py, offered to every template as globals, and
 written as a number by no template."""
 

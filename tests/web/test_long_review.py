@@ -1,5 +1,5 @@
 """A very long game's review stays small: its events by pages, its chart
-sampled (issue 13: 20,000 events made one page of 9.8 MB in 1.9 s)."""
+sampled (20,000 events made one page of 9.8 MB in 1.9 s)."""
 
 import re
 import sys

@@ -1,5 +1,5 @@
 """Every page says what it is to a search engine or a shared link (Lighthouse's
-SEO audit, playtest 1): a meta description, in the page's language."""
+SEO audit asks for one): a meta description, in the page's language."""
 
 import html
 import re

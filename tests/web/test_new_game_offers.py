@@ -66,7 +66,7 @@ def test_the_page_gives_its_script_each_counts_names(client):
 
 
 def test_people_s_names_are_not_padded_with_a_default_name(client):
-    """Playtest 5: without JavaScript, 3 players after a 2-player game was
+    """Seen at the table: without JavaScript, 3 players after a 2-player game was
     offered "Nadia, Samir, Us"; the third field is left to type."""
     client.set_cookie("lang", "en")
     played(client, names=("Nadia", "Samir", ""))

@@ -1,6 +1,7 @@
 """The new-game form's reloads (another preset, a recent player's button)
 are GETs of the whole form: the address they lead to keeps what was typed,
-never the form's CSRF and one-time tokens (playtest 1, #10)."""
+never the form's CSRF and one-time tokens, which a shared address would give
+away."""
 
 from urllib.parse import parse_qs, urlsplit
 

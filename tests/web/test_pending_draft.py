@@ -1,4 +1,4 @@
-"""Playtest 2, F-d: announcements marked but not confirmed are never thrown
+"""Announcements marked but not confirmed are never thrown
 away unseen. Next deal and End of hand wait for Confirm or Clear (off, saying
 why; refused by the server if posted all the same); every other tap keeps the
 draft marked. Through the test client, as a phone without JavaScript."""

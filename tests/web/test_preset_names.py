@@ -1,4 +1,4 @@
-"""Playtest 2 #14: the built-in presets are named in the page's language
+"""The built-in presets are named in the page's language
 ("app" and "classic" in English, «التطبيق» and «الكلاسيكية» in Arabic,
 "appli" and "classique" in French) wherever a page shows them; the key a
 form sends and the API speaks stays the contract's `appli` / `classique`."""

@@ -1,5 +1,5 @@
 """The home page resumes the game this device used, never by a clock that
-can lie (issue 13, item 10)."""
+can lie (a clock set back two hours resumed the wrong game)."""
 
 import copy
 import json
@@ -77,7 +77,8 @@ COOKIE_PARTS = ["ronda_game=abc", "ronda_game=xyz", "ronda_game = abc ", "ronda_
 
 
 def test_the_raw_cookie_check_agrees_with_werkzeugs_cookies(app):
-    """The resume hook reads its cookie from the raw header (issue 14): it
+    """The resume hook reads its cookie from the raw header (parsing
+    every cookie cost a tap more than the rest of the hook): it
     must find what request.cookies finds, first cookie of the name included."""
     rng = random.Random(14)
     for _ in range(2000):

@@ -1,5 +1,6 @@
 """The access key and the secret key: written whole or not at all, never read
-back empty, and a start with a bad one refuses with a sentence (issue 13, item 1)."""
+back empty, and a start with a bad one refuses with a sentence (an empty key
+once let anyone in)."""
 
 import errno
 import multiprocessing

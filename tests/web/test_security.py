@@ -1,5 +1,5 @@
 """Security headers on every response, the session cookie, the secret key,
-CSRF on forms, and JSON only on the API (issue 6)."""
+CSRF on forms, and JSON only on the API: nobody else in."""
 
 import re
 import stat

@@ -1,4 +1,4 @@
-"""Playtest 3, words: a sentence whose subject is a side agrees with it. A
+"""A sentence whose subject is a side agrees with it. A
 team takes the plural ("Karim & Salma have already announced twice",
 "Omar & Leila ont gagné"); a default name is the pronoun it is ("Nous avons
 gagné", «فزنا»), and Arabic says «لنا»، «لهم» where «لـ» comes before one

@@ -110,7 +110,7 @@ def test_bad_statistics_addresses_get_a_clear_4xx_page(french, season, query, st
 
 
 def test_the_charts_labels_read_whole_between_words(french, api, season):
-    """Playtest 3: the person page's bars read "Coup de 10 (Â…", "Bonus des
+    """Seen at the table: the person page's bars read "Coup de 10 (Â…", "Bonus des
     car…" (a label cut at 14 characters). A long label wraps between its
     words, each line below the last, the rows as tall as their lines."""
     played(api, ("Youssef & Nadia-Salma", "Ali"), *({"type": "hit", "side": side, "value": value}
@@ -132,7 +132,7 @@ def test_the_charts_labels_read_whole_between_words(french, api, season):
 
 
 def test_the_every_name_chart_has_every_name_of_the_table_mirrored_in_arabic(client, api):
-    """Playtest 5: with 11 names the chart showed 10 (حمزة & سناء left out, a
+    """Seen at the table: with 11 names the chart showed 10 (حمزة & سناء left out, a
     top 10 the page did not say), names on the left in Arabic too."""
     for first, second in (("Chama", "Ali"), ("Hassan", "Badr"), ("Karim", "Meryem"),
                           ("Omar & Leila", "حمزة & سناء"), ("Samir", "Nadia"), ("Youssef", "")):

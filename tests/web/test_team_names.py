@@ -1,4 +1,4 @@
-"""Playtest 2 #12, playtest 3 #8: with four players the new-game page says a
+"""With four players the new-game page says a
 team takes its partners' names unless its own name is typed; emptying the
 team's name to let the partners name it was refused ("This field is
 required"). Through the test client, as a phone without JavaScript."""

@@ -1,5 +1,6 @@
 """Text that hides things: names of invisible characters, lone surrogates,
-formulas in a spreadsheet (issue 13, items 8, 9 and 13)."""
+formulas in a spreadsheet: what a name or a file hides must not fool a
+reader, break a page or run in a spreadsheet."""
 
 import csv
 import io
@@ -13,7 +14,7 @@ from scorekeeper.engine.names import clean_name
 from support.headers import check_security_headers
 from support.page_forms import forms_of
 
-# -- names (item 13) ---------------------------------------------------------------------------
+# -- names -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("typed, kept", [
     ("Nous\u200b", "Nous"), ("\ufeffEux", "Eux"), ("A\x00li", "Ali"), ("Ka\nrim", "Ka rim"),
@@ -56,7 +57,7 @@ def test_a_preset_name_is_cleaned_the_same_way(app):
         db.close()
 
 
-# -- lone surrogates (item 8) ------------------------------------------------------------------
+# -- lone surrogates ---------------------------------------------------------------------------
 
 def _exported(api, client) -> dict:
     game = api.new_game(sides=["Nous", "Eux"])["id"]
@@ -133,7 +134,7 @@ def test_an_error_page_that_fails_still_carries_the_security_headers(tmp_path, m
     check_security_headers(response)
 
 
-# -- spreadsheet formulas (item 9) -------------------------------------------------------------
+# -- spreadsheet formulas ----------------------------------------------------------------------
 
 FORMULA = ("=", "+", "-", "@")
 

@@ -1,4 +1,4 @@
-"""Playtest 2 #16: what a list says of a game is true. A game in progress
+"""What a list says of a game is true. A game in progress
 counts the hands it has counted ("1 hand counted", its second hand marked in
 progress in the review's table), a finished one the hands it was played in;
 a table of a club night, or a game of the history, that was never started

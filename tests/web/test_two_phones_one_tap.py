@@ -1,4 +1,4 @@
-"""Two phones tapping the same thing at once count it once (playtest 1, #4);
+"""Two phones tapping the same thing at once count it once, as a real table does;
 two phones tapping two different things both count: every board tap
 carries the version its board showed, and a tap made on a board another
 phone has changed since is judged by what it meant there (docs/BOARD.md,

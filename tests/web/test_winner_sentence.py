@@ -1,4 +1,4 @@
-"""The game-over sentence (playtest 1, #9): the default names are pronouns,
+"""The game-over sentence: the default names are pronouns,
 so "Nous gagnons !", not "Nous gagne !"; a name of its own keeps "Karim gagne !"."""
 
 import html
@@ -31,7 +31,7 @@ def test_the_winner_is_said_as_a_pronoun_when_the_side_is_one(client, language, 
 
 
 def test_a_name_in_another_script_stays_whole_in_the_sentence(client):
-    """Playtest 3: "Omar & Leila" in the Arabic sentence was split and
+    """Seen at the table: "Omar & Leila" in the Arabic sentence was split and
     reordered around the verb; isolated (<bdi>), it stays one name."""
     client.set_cookie("lang", "ar")
     board = start_game(client, names=("Omar & Leila", "Hamza", ""))
@@ -44,7 +44,7 @@ def test_a_name_in_another_script_stays_whole_in_the_sentence(client):
     ("fr", "Omar & Leila gagnent !"), ("en", "Omar & Leila win!"), ("ar", "فاز Omar & Leila"),
 ])
 def test_a_team_wins_in_the_plural(client, language, sentence):
-    """Playtest 3: "Omar & Leila gagne !" for a team of two partners."""
+    """Seen at the table: "Omar & Leila gagne !" for a team of two partners."""
     client.set_cookie("lang", language)
     game = client.post("/api/games", json={"sides": ["Omar & Leila", "Hamza & Sanaa"],
                                            "players": 4}).get_json()["id"]

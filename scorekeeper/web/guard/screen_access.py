@@ -1,4 +1,4 @@
-"""The read-only screen link of a club night (issue 15): a key of its own
+"""The read-only screen link of a club night: a key of its own
 that lets a TV or a laptop without the table's access key read one night's
 big screen and its data, and nothing else: no other page, no write.
 

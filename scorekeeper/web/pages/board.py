@@ -395,7 +395,7 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
                                side=isolated(setup.sides[missing[0]]))
         return EndPreview(given, None, None, reason, before_last_deal=early)
     beyond = count_beyond_the_deck(given, setup)
-    if beyond is not None:  # the page's words, not the browser's (playtest 4)
+    if beyond is not None:  # the page's words, not the browser's bubble in its own language
         return EndPreview(given, None, None, elision.sentence(beyond, translate),
                           before_last_deal=early)
     event_data = {"type": "end_hand", "cards": given + [None]}

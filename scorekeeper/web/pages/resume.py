@@ -30,7 +30,7 @@ def _sent(game_id: str) -> bool:
     value, the Cookie header splits at its semicolons as werkzeug splits it,
     and its first cookie of our name is the one `wanted()` reads; anything
     stranger is left to werkzeug. Parsing every cookie cost a tap more than
-    the rest of this hook (issue 14)."""
+    the rest of this hook, on every tap."""
     header = request.environ.get("HTTP_COOKIE", "")
     if '"' not in header:
         for part in header.split(";"):

@@ -1,8 +1,8 @@
 """The script and the style sheet are served without their comments.
 
 The files keep them for their readers; a phone gets the same code, a
-quarter smaller once gzipped, which keeps a first visit within issue 7's
-25 KB (docs/PERFORMANCE.md). Only what cannot be code is taken out: whole
+quarter smaller once gzipped, which keeps a first visit within its
+25 KB target (docs/PERFORMANCE.md). Only what cannot be code is taken out: whole
 lines of `//` comment in JavaScript (no line of board.js starts a string or
 a template with `//`), and `/* ... */` in CSS (no rule holds those in a
 string).
@@ -36,7 +36,8 @@ def slim(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     # Around the static view itself, not an after-request hook: no other
-    # answer (a tap, a page) pays for the check (issue 14); and so the slim
+    # answer (a tap, a page) pays for the check, and a tap is the one
+    # answer that must stay cheap; and so the slim
     # copy is what compress.py, an after-request hook, compresses.
     serve = app.view_functions["static"]
 

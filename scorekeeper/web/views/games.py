@@ -343,7 +343,7 @@ def _last_names(players: int) -> list[str]:
     names = side_names.names_played(get_db(), resume.wanted(), players)
     defaults = list(default_names())
     # The fields the last game had no name for: a default name beside people's
-    # would be nobody ("Nadia, Samir, Us", playtest 5), so left for the scorer.
+    # would be nobody ("Nadia, Samir, Us", as a table read it), so left for the scorer.
     people = any(default_name(name) is None for name in names)
     padding = [""] * 3 if people else defaults
     return [name if (index := default_name(name)) is None else defaults[index]
