@@ -31,18 +31,18 @@ SENTENCES = {
                 "includes it."),
     UNDONE_ALREADY: N_("Already undone on another phone: not undone twice. The score shown is "
                        "without it."),
-    SAME_KIND: N_("The same was just recorded otherwise on another phone: not counted. Check "
-                  "the score, then tap again if it is still needed."),
+    SAME_KIND: N_("Just recorded otherwise on another phone: not counted. Check the score, "
+                  "tap again if needed."),
     DEAL_MOVED: N_("Another phone moved on to the next deal meanwhile: not counted. Check the "
-                   "score, then tap again if it is still needed."),
-    UNDONE: N_("Another phone undid an event meanwhile: not counted. Check the score, then tap "
-               "again if it is still needed."),
+                   "score."),
+    UNDONE: N_("Another phone undid an event meanwhile: not counted. Check the score, tap "
+               "again if needed."),
     CORRECTED: N_("Another phone corrected an event meanwhile: not counted. Check the score, "
-                  "then tap again if it is still needed."),
-    CHAIN: N_("Another phone changed the open chain meanwhile: not counted. Check the score, "
-              "then tap again if it is still needed."),
-    CHANGED: N_("Changed on another phone meanwhile: nothing undone. Check the score, then tap "
-                "again if it is still needed."),
+                  "tap again if needed."),
+    CHAIN: N_("Another phone changed the open chain meanwhile: not counted. Check the "
+              "score."),
+    CHANGED: N_("Changed on another phone meanwhile: nothing undone. Check the score, undo "
+                "again if needed."),
 }
 
 UNDO = {"type": "undo"}  # the tap of an Undo button, for `stale_tap`

@@ -1,0 +1,34 @@
+"""What the notice says when another phone's tap changed the meaning of this
+one (engine/stale.py) reads whole in its box over the status line, at 360 px,
+in each language: the scorer is told to check the score at that very moment,
+and a sentence cut at the top of the screen or running over the scores is
+no help then."""
+
+import pytest
+from babel.support import Translations
+from playwright.sync_api import expect
+
+from scorekeeper.engine.stale import SENTENCES
+from support.paths import ROOT
+from support.table import start_game
+
+SMALL = {"width": 360, "height": 640}
+SHOW = """text => { const notice = document.getElementById('notice');
+  notice.textContent = text; notice.className = 'notice shown error';
+  return notice.scrollHeight - notice.clientHeight; }"""
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
+    words = Translations.load(str(ROOT / "translations"), [language])
+    page = new_phone(viewport=SMALL)
+    start_game(page)
+    page.goto(page.url + f"?lang={language}")
+    expect(page.locator("#board")).to_be_visible()
+    overflowing = {}
+    for reason, sentence in SENTENCES.items():
+        said = words.gettext(sentence)
+        overflow = page.evaluate(SHOW, said)
+        if overflow > 2:  # the box's padding aside
+            overflowing[reason] = (overflow, said)
+    assert not overflowing, overflowing
