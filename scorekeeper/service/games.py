@@ -473,3 +473,15 @@ def running(db: sqlite_utils.Database, preferred: str | None = None) -> Game | N
     device used last) while it runs, else the running game added last."""
     game_id = store.running_game_id(db, preferred)
     return None if game_id is None else load(db, game_id)
+
+
+# The games a device that has none of its own is offered to join: a club
+# night's tables fit, the oldest forgotten ones do not.
+JOINABLE = 6
+
+
+def joinable(db: sqlite_utils.Database) -> list[Game]:
+    """The games in progress, added last first, for a device to join by
+    their names (never one chosen for it: at a club night that was another
+    table's board)."""
+    return [load(db, game_id) for game_id in store.running_game_ids(db, JOINABLE)]

@@ -250,6 +250,14 @@ def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:
         }
 
 
+def running_game_ids(db: sqlite_utils.Database, limit: int) -> list[str]:
+    """The running games (unfinished, outside the bin), added last first:
+    insertion order, never a stored clock."""
+    return [row[0] for row in db.execute(
+        "SELECT id FROM games WHERE finished = 0 AND deleted_at IS NULL "
+        "ORDER BY rowid DESC LIMIT ?", [limit])]
+
+
 def running_game_id(db: sqlite_utils.Database, preferred: str | None = None) -> str | None:
     """`preferred` while it runs (unfinished, outside the bin), else the
     running game added last: insertion order, never a stored clock."""

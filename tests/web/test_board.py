@@ -12,8 +12,15 @@ def test_home_offers_a_new_game_and_then_resumes_the_running_one(french):
     home = french.get("/").get_data(as_text=True)
     assert "Nouvelle partie" in home and "Reprendre" not in home
     board = start_game(french)
+    french.get(board)  # where the form leads
     home = french.get("/").get_data(as_text=True)
     assert "Reprendre la partie" in home and f'href="{board}"' in home
+    assert "Rejoindre" not in home  # its own game, not another phone's
+    other = french.application.test_client()
+    other.set_cookie("lang", "fr")
+    home = other.get("/").get_data(as_text=True)
+    assert "Reprendre la partie" not in home
+    assert f'<a class="button quiet join" href="{board}">' in home
 
 
 def test_new_game_names_start_as_nous_and_eux_then_the_last_ones_used(french):

@@ -1,5 +1,7 @@
 """The home page resumes the game this device used, never by a clock that
-can lie (a clock set back two hours resumed the wrong game)."""
+can lie (a clock set back two hours resumed the wrong game); a device with
+no game of its own is offered every game in progress by its names, never
+one picked for it (at a club night, that was another table's board)."""
 
 import copy
 import json
@@ -18,6 +20,12 @@ def resumed(client) -> str | None:
     return found and found.group(1)
 
 
+def offered(client) -> list[str]:
+    """The games the home page offers to join, in its order."""
+    page = client.get("/").get_data(as_text=True)
+    return re.findall(r'class="button quiet join" href="/games/(\w+)"', page)
+
+
 @pytest.fixture
 def clock(monkeypatch):
     """The clock the API stamps records with, set by the test."""
@@ -32,7 +40,8 @@ def test_a_clock_set_back_does_not_send_taps_to_the_old_game(app, api, clock):
     clock[0] = "2025-03-01T19:00:00.000+00:00"  # two hours back
     second = api.new_game(sides=["C", "D"])["id"]
     api.event(second, type="missa", side=1)
-    assert resumed(app.test_client()) == second  # a new device: the game added last
+    device = app.test_client()  # a new device: both, the game added last first
+    assert resumed(device) is None and offered(device) == [second, first]
 
 
 def test_each_device_resumes_the_game_it_used(app, api):
@@ -46,9 +55,10 @@ def test_each_device_resumes_the_game_it_used(app, api):
     other = app.test_client()
     other.get(f"/games/{second}")
     assert resumed(other) == second and resumed(phone) == first
-    # Its game over, a device resumes the running game added last.
+    assert offered(phone) == [] and offered(other) == []
+    # Its game over, a device is offered the games in progress, none resumed for it.
     phone.post(f"/api/games/{first}/events", json={"type": "adjust", "side": 0, "points": 33})
-    assert resumed(phone) == second
+    assert resumed(phone) is None and offered(phone) == [second]
 
 
 def test_an_imported_game_dated_9999_does_not_take_over(app, api, client, tmp_path):
@@ -68,7 +78,7 @@ def test_a_cookie_naming_no_running_game_is_ignored(app, api):
     device = app.test_client()
     for value in ("nosuchgame", "<script>", "x" * 300):
         device.set_cookie(resume.COOKIE, value)
-        assert resumed(device) == game
+        assert resumed(device) is None and offered(device) == [game]
 
 
 COOKIE_PARTS = ["ronda_game=abc", "ronda_game=xyz", "ronda_game = abc ", "ronda_game",

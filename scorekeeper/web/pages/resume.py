@@ -2,9 +2,10 @@
 
 A device that shows or plays a game keeps its id in a cookie, and the home
 page resumes that game while it runs. Without one (a new device, or its
-game is over or in the bin), the running game added to the store last.
-Never a clock: set back two hours, or an imported game dated 9999, it sent
-the next taps to another game.
+game is over or in the bin), none is resumed for it: the home page offers
+the games in progress by their names (at a club night, the game added last
+was another table's). Never a clock: set back two hours, or an imported
+game dated 9999, it sent the next taps to another game.
 """
 
 import re

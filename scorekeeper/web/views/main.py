@@ -11,4 +11,11 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def index():
-    return render_template("main/index.html", running=games.running(get_db(), resume.wanted()))
+    """This device's game while it runs, resumed in one tap; a device
+    without one is offered every game in progress by its names."""
+    db = get_db()
+    wanted = resume.wanted()
+    own = games.running(db, wanted) if wanted else None
+    if own is not None and own.id == wanted:
+        return render_template("main/index.html", running=own, joinable=[])
+    return render_template("main/index.html", running=None, joinable=games.joinable(db))
