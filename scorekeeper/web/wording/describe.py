@@ -1,6 +1,7 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 
 from ... import engine
@@ -201,10 +202,13 @@ def event_text(event: engine.Event, sides: tuple[str, ...], compact: bool = Fals
         return _("Next deal")
     if isinstance(event, engine.EndHand):
         counts = event.counts()
-        each = "%(side)s %(count)s" if compact else _("%(side)s %(count)s cards")
+        def each(side: str, count: int) -> str:
+            if compact:
+                return f"{side} {count}"
+            # A count's own plural: Arabic says 3 to 10 cards otherwise.
+            return ngettext("%(side)s %(num)s card", "%(side)s %(num)s cards", count, side=side)
         return _("End of hand: %(list)s") % {"list": join_list(
-            each % {"side": sides[s], "count": c} for s, c in enumerate(counts)
-        )}
+            each(sides[s], c) for s, c in enumerate(counts))}
     if isinstance(event, engine.Adjust):
         text = _("Correction %(points)+d · %(side)s") % {
             "points": event.points, "side": sides[event.side]}
