@@ -232,26 +232,34 @@ def rename(db: sqlite_utils.Database, player_id: int, name: Any, nickname: Any,
         return _must_get(db, player_id)
 
 
+def merge_refusal(db: sqlite_utils.Database, source: Player, target: Player) -> RuleViolation | None:
+    """Why `source` cannot become an alias of `target`, or None: the one
+    rule, asked by the confirmation page before it asks, and by the merge."""
+    if source.merged or target.merged:
+        return RuleViolation(N_("Only two entries that are not merged already can be merged."))
+    if source.id == target.id:
+        return RuleViolation(N_("A player cannot be merged with itself."))
+    for entry in (target, source):
+        if is_default(entry.name):  # "Nous" at one table is not "Nous" at the next
+            return RuleViolation(N_("%(name)s is a side's default name, nobody's: no one "
+                                    "can be merged with it."), name=entry.name)
+    shared = db.execute(
+        "SELECT 1 FROM seats a JOIN seats b ON b.game_id = a.game_id"
+        " WHERE a.person = ? AND b.person = ? LIMIT 1",
+        [source.person, target.person]).fetchone()
+    if shared:
+        return RuleViolation(N_("%(first)s and %(second)s played in the same game: they "
+                                "are two people."), first=source.name, second=target.name)
+    return None
+
+
 def merge(db: sqlite_utils.Database, source_id: int, target_id: int, now: str) -> None:
     """`source` becomes an alias of `target`: its games count as target's."""
     with write_transaction(db):
         source, target = _must_get(db, source_id), _must_get(db, target_id)
-        if source.merged or target.merged:
-            raise RuleViolation(
-                N_("Only two entries that are not merged already can be merged."))
-        if source.id == target.id:
-            raise RuleViolation(N_("A player cannot be merged with itself."))
-        for entry in (target, source):
-            if is_default(entry.name):  # "Nous" at one table is not "Nous" at the next
-                raise RuleViolation(N_("%(name)s is a side's default name, nobody's: no one "
-                                       "can be merged with it."), name=entry.name)
-        shared = db.execute(
-            "SELECT 1 FROM seats a JOIN seats b ON b.game_id = a.game_id"
-            " WHERE a.person = ? AND b.person = ? LIMIT 1",
-            [source.person, target.person]).fetchone()
-        if shared:
-            raise RuleViolation(N_("%(first)s and %(second)s played in the same game: they "
-                                   "are two people."), first=source.name, second=target.name)
+        refusal = merge_refusal(db, source, target)
+        if refusal is not None:
+            raise refusal
         db.execute("UPDATE players SET merged_into = ? WHERE id = ?", [target.id, source.id])
         _write_change(db, source.id, "merge", {"into": target.id}, now)
         _resolve_people(db)

@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 
+from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.service import players
 from scorekeeper.storage import db as stores
 from scorekeeper.storage import migrations
@@ -169,10 +170,15 @@ def test_two_people_of_one_game_cannot_be_merged(english, api, app):
     api.new_game(sides=["Karim", "Karim B."])
     store = stores.connect(app.config["DATABASE"])
     karim, other = players.by_name(store, "Karim"), players.by_name(store, "Karim B.")
-    response = press(english, f"/players/{other.id}/merge?into={karim.id}", "")
-    assert response.status_code == 303
-    html = english.get(response.headers["Location"]).get_data(as_text=True)
+    # Said at once, before the confirmation asks them to merge.
+    asked = english.get(f"/players/{other.id}/merge?into={karim.id}")
+    assert asked.status_code == 303
+    html = english.get(asked.headers["Location"]).get_data(as_text=True)
     assert "Karim B. and Karim played in the same game: they are two people." in text(html)
+    assert "Merge them" not in html
+    # A merge asked all the same (a page opened before their game) is refused by the same rule.
+    with pytest.raises(RuleViolation, match="two people"):
+        players.merge(store, other.id, karim.id, "2026-01-01T00:00:00+00:00")
     assert players.get(store, other.id).merged_into is None
 
 

@@ -131,6 +131,10 @@ def merge(player_id: int):
     target = players.get(db, _chosen("into"))
     if target is None or unnamed.is_default(target.name) or target.merged or source.merged or target.id == source.id:
         abort(404)
+    refusal = players.merge_refusal(db, source, target)
+    if refusal is not None:  # said before the question, not after its answer
+        flash(sentence_of(refusal), "error")
+        return redirect(url_for("players.show", player_id=source.person), 303)
     form = MergeForm(formdata=None, token=one_time_token(), into=target.id)
     return render_template(
         "players/merge.html", source=source, target=target, form=form,
