@@ -5,7 +5,14 @@ too. Wording of the game's events and rules: describe.py, rule_texts.py."""
 from datetime import date, datetime
 
 from flask import Flask, current_app
-from flask_babel import format_date, format_datetime, format_decimal, format_percent, gettext
+from flask_babel import (
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_percent,
+    get_locale,
+    gettext,
+)
 from markupsafe import Markup, escape
 
 from ...engine import RANKS, RULE_KEYS
@@ -40,7 +47,10 @@ def when(stored: str | None) -> str:
     if not stored:
         return ""
     moment = datetime.fromisoformat(stored).astimezone()
-    return format_datetime(moment, "EEE d MMM y, HH:mm", rebase=False)
+    # The day and the hour joined as the language joins them (Arabic: "،").
+    joined = get_locale().datetime_formats["medium"]
+    return str(joined).format(format_datetime(moment, "HH:mm", rebase=False),
+                              format_datetime(moment, "EEE d MMM y", rebase=False))
 
 
 def duration(minutes: int) -> str:

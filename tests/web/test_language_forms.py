@@ -1,6 +1,10 @@
-"""A count of cards in each language's own plural: Arabic says 3 to 10 cards
-with the plural (أوراق) and 11 and up with the singular (ورقة); French says
-1 card in the singular. A table read "Salma: 10 ورقة" as a slip."""
+"""Numbers and dates as each language says them. A count of cards in the
+language's own plural: Arabic says 3 to 10 cards with the plural (أوراق) and
+11 and up with the singular (ورقة); French says 1 card in the singular (a
+table read "Salma: 10 ورقة" as a slip). A day and its hour joined by the
+language's own comma."""
+
+import re
 
 import pytest
 
@@ -35,3 +39,13 @@ def test_the_last_events_say_a_count_in_the_languages_plural(client, api, langua
     api.event(game, type="end_hand", cards=[30, None])
     page = client.get(f"/games/{game}?lang={language}")
     assert said in text(page.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("language, joined", [("ar", "، "), ("fr", ", "), ("en", ", ")])
+def test_a_games_day_and_hour_are_joined_as_the_language_joins_them(client, api, language,
+                                                                      joined):
+    """Arabic wrote "الأربعاء 2 ديسمبر 2026, 12:52" with a Latin comma."""
+    api.new_game(sides=["Salma", "Karim"])
+    page = client.get(f"/games?lang={language}").get_data(as_text=True)
+    times = re.findall(r"<time datetime=\"[^\"]+\">([^<]+)</time>", page)
+    assert times and all(re.search(rf"\d{{4}}{joined}\d\d:\d\d$", t) for t in times), times
