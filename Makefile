@@ -24,16 +24,20 @@ run: $(RUN_STAMP) translations
 
 # --dist loadfile: a module's tests run on one worker, one after the other, so
 # that a module's fixture (a smoke run of the benchmark, 10,000 games) is built
-# once per run, not once per worker.
+# once per run, not once per worker; a browser module without such a fixture
+# is handed out test by test (tests/support/scheduling.py). Browser tests
+# spend much of their time waiting for Chromium and the server: more workers
+# than cores keep both cores busy (tests/README.md has the measurements).
+TEST_WORKERS ?= 4
 test: $(TEST_STAMP) chromium https-tools translations lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # No browser, no real-time wait (the markers of pyproject.toml): a few minutes.
-# The pages' and forms' fuzzers send a quarter of their requests here (all of
-# them in `make test`).
+# The fuzzers send a quarter of their requests here (all of them in `make test`).
+CHECK_WORKERS ?= 2
 check: $(TEST_STAMP) chromium translations lint
-	FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not real_time and not slow" \
-	  $(PYTEST_ARGS)
+	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadfile \
+	  -m "not browser and not real_time and not slow" $(PYTEST_ARGS)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -69,3 +69,13 @@ def db(app):
     connection = connect(app.config["DATABASE"])
     yield connection
     connection.close()
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, but browser tests spread one by one when their
+    module has no fixture of its own (support/scheduling.py)."""
+    if config.getoption("dist") == "loadfile":
+        from support.scheduling import BrowserTestsOneByOne
+
+        return BrowserTestsOneByOne(config, log)
+    return None

@@ -124,7 +124,9 @@ def serving(folder: Path, name: str, **env: str):
     live = LiveServer(folder, folder / f"{name}.sqlite3", **env)
     live.start()
     try:
-        live.get("/")  # waits until it answers
+        # Waits until it answers: a start takes a second, but several tests'
+        # workers starting theirs on a loaded machine have taken over 15 s.
+        live.get("/", timeout=60)
         yield live
     finally:
         live.kill()

@@ -29,7 +29,7 @@ HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every ru
 # tests on one worker, in a row). Its tests are browser tests: the run drives
 # Chromium for its browser rows.
 @pytest.fixture(scope="module")
-def smoke(tmp_path_factory):
+def smoke_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("bench")
     doc = folder / "PERFORMANCE.md"
     doc.write_text(f"# Performance\n\n{run.BEGIN}\nold table\n{run.END}\n\n{HAND_WRITTEN}")
@@ -41,6 +41,15 @@ def smoke(tmp_path_factory):
     )
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(results.read_text()), doc.read_text()
+
+
+@pytest.fixture
+def smoke(request):
+    """The smoke run's report and table, for a test marked `browser` (asked
+    before the run is made): the run starts Chromium, which `make check` (no
+    browser) must not wait for."""
+    assert request.node.get_closest_marker("browser"), "a test of the smoke run is a browser test"
+    return request.getfixturevalue("smoke_run")
 
 
 @pytest.mark.browser
@@ -260,6 +269,7 @@ def test_the_taps_lower_bounds_replay_a_taps_own_work(tmp_path):
         app.extensions["bounds.conn"].close()
 
 
+@pytest.mark.browser
 def test_the_tournament_row_measures_pairing_the_pages_and_the_screen(smoke):
     """A knockout and a Swiss evening built through the service, caught
     mid-evening: the Swiss pairing, both night pages, both screens' updates."""
