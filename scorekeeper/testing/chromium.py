@@ -51,28 +51,6 @@ def _playwright() -> Iterator[Any]:
             _driver["playwright"] = None
 
 
-# One Playwright driver per process: its sync API cannot be started inside
-# another (the session's phones and an https test's own trusting browser
-# live in one test worker), so every browser of the process shares it.
-_driver: dict[str, Any] = {"playwright": None, "users": 0}
-
-
-@contextmanager
-def _playwright() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if _driver["users"] == 0:
-        _driver["playwright"] = sync_playwright().start()
-    _driver["users"] += 1
-    try:
-        yield _driver["playwright"]
-    finally:
-        _driver["users"] -= 1
-        if _driver["users"] == 0:
-            _driver["playwright"].stop()
-            _driver["playwright"] = None
-
-
 @contextmanager
 def chromium(home: Path | None = None) -> Iterator[Any]:
     """A headless Chromium (a Playwright Browser), closed on leaving;
