@@ -25,10 +25,10 @@ run: $(RUN_STAMP) translations
 # --dist loadfile: a module's tests run on one worker, one after the other, so
 # that a module's fixture (a smoke run of the benchmark, 10,000 games) is built
 # once per run, not once per worker; a browser module without such a fixture
-# is handed out test by test (tests/support/scheduling.py). Browser tests
-# spend much of their time waiting for Chromium and the server: more workers
-# than cores keep both cores busy (tests/README.md has the measurements).
-TEST_WORKERS ?= 4
+# is handed out test by test (tests/support/scheduling.py). One worker per
+# core: four on two cores took longer (Chromium's renderers fight for them)
+# and once left a touch of a real-time test unanswered (tests/README.md).
+TEST_WORKERS ?= 2
 test: $(TEST_STAMP) chromium https-tools translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
