@@ -41,6 +41,9 @@ class Table:
             "() => { const b = document.getElementById('board'); return b && b.dataset.version; }")
 
     def check(self) -> None:
+        # Without JavaScript a tap loads a new page: the old one's sheet is
+        # gone as soon as the new one begins, before it has a body to measure.
+        self.page.wait_for_load_state()
         seen = self.page.evaluate(MEASURE, CONTROLS)
         assert seen["width"] <= seen["viewport"], (self.name, self.taps, seen["width"])
         if self.start is None:
