@@ -59,3 +59,16 @@ def test_a_changed_part_makes_a_new_bundle_at_a_new_address(tmp_path):
     after, new_version, _ = assets.bundle(str(tmp_path), "board.js")
     assert after == before + b"// edited\n"
     assert new_version != version
+
+
+def test_no_string_of_the_scripts_spans_lines_so_their_indentation_can_go():
+    """slim.py takes out the spaces that begin a line: safe only while no
+    string goes on to a next line (a template literal, a backslash at a
+    line's end)."""
+    scripts = [*(ROOT / "static").glob("*.js"), *PARTS.glob("*.js")]
+    assert len(scripts) >= 6
+    for path in scripts:
+        served = slimmed("text/javascript", path.read_bytes())
+        assert b"`" not in served, path.name
+        assert not re.search(rb"\\\n", served), path.name
+        assert not re.search(rb"^[ \t]", served, re.M), path.name
