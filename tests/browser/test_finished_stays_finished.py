@@ -1,6 +1,7 @@
 """A finished game stays finished unless asked: the history's Review opens
 the review; Undo on a game won earlier asks first (a page of its own) and
-right after the winning tap takes it back in one tap. Either way the
+right after the winning tap takes it back in one tap; a double tap on that
+Undo only asks. Either way the
 reopened board sits where every board sits: before, the result page's Undo
 put it back under that page's top bar, 40 px lower."""
 
@@ -110,3 +111,30 @@ def test_right_after_the_winning_tap_one_undo_reopens_where_boards_sit(
     expect(page.locator("#board[data-live='1']")).to_be_visible()
     assert page.url == f"{server.url}/games/{game_id}"
     assert boxes(page) == normal
+
+
+@pytest.mark.real_time
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("gap_ms", [150, 450])
+def test_a_double_tap_on_the_undo_of_a_game_won_earlier_only_asks(
+        new_phone, server, javascript, gap_ms):
+    """The question's answer comes where the result's Undo was: the second
+    tap of a double tap on Undo lands on it, and must answer nothing."""
+    page = new_phone(viewport=SMALL, java_script_enabled=javascript)
+    game_id = won_days_ago(server)
+    page.goto(f"/games/{game_id}")
+    wait_settled(page)
+    box = page.locator(".over a.undo-button").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(gap_ms)  # the gap between the two taps is the subject
+    page.touchscreen.tap(x, y)
+    expect(page).to_have_url(f"{server.url}/games/{game_id}/reopen")
+    page.wait_for_timeout(1200)  # whatever the second tap started has arrived
+    expect(page).to_have_url(f"{server.url}/games/{game_id}/reopen")
+    state = page.request.get(f"{server.url}/api/games/{game_id}").json()
+    assert state["finished"] and state["scores"] == [0, 11]
+    # A deliberate tap, once the question has been read, answers it.
+    page.get_by_role("button", name="Annuler et rouvrir la partie").tap()
+    expect(page).to_have_url(f"{server.url}/games/{game_id}")
+    assert not page.request.get(f"{server.url}/api/games/{game_id}").json()["finished"]
