@@ -1,9 +1,9 @@
 """A finished game stays finished unless asked: the history's Review opens
-the review; Undo on a game won earlier asks first (a page of its own) and
-right after the winning tap takes it back in one tap; a double tap on that
-Undo only asks. Either way the
-reopened board sits where every board sits: before, the result page's Undo
-put it back under that page's top bar, 40 px lower."""
+the review; Undo on a game won earlier asks first (a page of its own, which
+the second tap of a double tap on Undo does not answer) and right after the
+winning tap takes it back in one tap. Either way the reopened board sits
+where every board sits: before, the result page's Undo put it back under
+that page's top bar, 40 px lower."""
 
 import json
 from datetime import datetime, timedelta, timezone
