@@ -198,6 +198,8 @@ class _Table:
                 self.gain("hit", self.to_side(event.side, hit), hit)
             return
         if chain is not None and self.close_chain():
+            if missa:  # the chain's hit ended the game: the missa came after it
+                self.notes.append("missa_after_end")
             return
         self.gain("missa", self.to_side(event.side, missa))
 
@@ -291,6 +293,7 @@ class _Table:
         self.check_deal_can_end()
         counts = event.counts()
         if self.chain is not None and self.close_chain():
+            self.notes.append("cards_after_end")  # the chain's hit ended the game first
             return
         threshold = self.rules.card_threshold_for(self.setup.side_count)
         points = [max(0, c - threshold) for c in counts]

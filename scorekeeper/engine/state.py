@@ -101,7 +101,9 @@ class State:
     events: int = 0  # how many events were applied
     # Why the last event scored less than it might have: "chain_open" (its
     # hit counts when the chain stops), "awaiting_ranks", "missa_last_card",
-    # "missa_last_deal" (the missa part is worth nothing), "cards_none_over";
+    # "missa_last_deal" (the missa part is worth nothing), "cards_none_over",
+    # "missa_after_end" and "cards_after_end" (the open chain's hit, counted
+    # first, ended the game: the event's own points came after the end);
     # a timeline (moves.timeline) turns "chain_open" into "chain_counted" or
     # "chain_lost" once the chain has stopped.
     # Words for the scorer, not part of the game's state: not compared.

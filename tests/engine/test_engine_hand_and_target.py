@@ -134,6 +134,30 @@ def test_when_the_game_stops_mid_hand_the_card_bonus_is_not_counted():
     assert state.scores == (33, 0)
 
 
+def test_a_missa_that_stops_a_chain_whose_hit_wins_comes_after_the_end():
+    """The missa stops the other side's chain: its hit is counted first,
+    wins, and the missa's own point is never added (a tie avoided is not a
+    tie): the note says why the missa gave nothing."""
+    state = play(game(), adjust(A, 28), adjust(B, 32), hit(B, 1), hit(A, 5), missa(B))
+    assert state.finished and state.winner == A
+    assert state.scores == (33, 32)
+    assert [g.kind for g in state.gains] == ["hit"]
+    assert state.notes == ("missa_after_end",)
+
+
+def test_a_count_that_stops_a_chain_whose_hit_wins_comes_after_the_end():
+    state = play(game(), adjust(A, 28), *next_deals(5), hit(B, 1), hit(A, 5),
+                 end_hand(10, None))
+    assert state.finished and state.scores == (33, 0)
+    assert state.notes == ("cards_after_end",)
+
+
+def test_a_missa_after_a_chain_that_does_not_win_counts_with_no_note():
+    state = play(game(), adjust(A, 20), hit(B, 1), hit(A, 5), missa(B))
+    assert state.scores == (25, 1) and not state.finished
+    assert "missa_after_end" not in state.notes
+
+
 def test_every_event_is_refused_once_the_game_is_over():
     state = play(game(), adjust(B, 33))
     for event in (missa(A), hit(A, 1), announce(ronda(A)), adjust(A, 1), next_deal(),

@@ -342,3 +342,19 @@ def test_plurals_and_genders_in_french(french):
     assert "aucune manche comptée" in page and "0 manche" not in page
     game = french.post("/api/games", json={"sides": ["A", "B"]}).get_json()["id"]
     assert "La garder" in words(french.get(f"/games/{game}/delete"))
+
+
+def test_a_missa_after_the_winning_hit_says_it_was_not_counted(french):
+    """The Missa stops the other side's chain, whose hit wins: the last
+    events say why the Missa gave nothing, in the page's language."""
+    board = start_game(french)
+    for event in ({"type": "adjust", "side": 0, "points": 28},
+                  {"type": "adjust", "side": 1, "points": 32},
+                  {"type": "hit", "side": 1, "value": 1}, {"type": "hit", "side": 0, "value": 5},
+                  {"type": "missa", "side": 1}):
+        api(french, board, event)
+    assert api_state(french, board)["scores"] == [33, 32]
+    assert "Nous +5 · la Missa : pas comptée, la partie était déjà finie" in words(
+        french.get(board))
+    assert "the Missa: not counted, the game was over first" in words(
+        french.get(board + "?lang=en"))

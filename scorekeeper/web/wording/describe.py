@@ -264,6 +264,8 @@ NOTES = {
     "missa_last_card": N_("last card: 0"),
     "missa_last_deal": N_("last deal: 0"),
     "cards_none_over": N_("no card bonus"),
+    "missa_after_end": N_("the Missa: not counted, the game was over first"),
+    "cards_after_end": N_("the cards: not counted, the game was over first"),
 }
 
 
