@@ -20,6 +20,7 @@ from .state import Setup
 ALREADY = "already"  # that very tap was recorded (both scorers tapped it)
 UNDONE_ALREADY = "undone_already"  # an undo: the other phone undid that very event
 SAME_KIND = "same_kind"  # the same kind for the same side, recorded otherwise
+ANNOUNCED = "announced"  # the deal's announcements, confirmed otherwise
 DEAL_MOVED = "deal_moved"  # the deal or the hand moved on
 UNDONE = "undone"  # something was undone
 CORRECTED = "corrected"  # a past event was corrected
@@ -33,6 +34,10 @@ SENTENCES = {
                        "without it."),
     SAME_KIND: N_("Just recorded otherwise on another phone: not counted. Check the score, "
                   "tap again if needed."),
+    # A deal's announcements are confirmed once: tapping Confirm again is
+    # refused, so the sentence says the way to add these.
+    ANNOUNCED: N_("Announcements already confirmed on another phone: not counted. Undo "
+                  "theirs to confirm all."),
     DEAL_MOVED: N_("Another phone moved on to the next deal meanwhile: not counted. Check the "
                    "score."),
     UNDONE: N_("Another phone undid an event meanwhile: not counted. Check the score, tap "
@@ -82,7 +87,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
       undo, it was that very undo.
     - An undo or a correction since changes what the board showed: refused.
     - The same kind for the same side recorded otherwise (a Missa with the
-      last card against a plain Missa, another adjustment): refused.
+      last card against a plain Missa, another adjustment; the deal's
+      announcements, which are confirmed once): refused.
     - The deal or the hand moved on since: the tap was of the deal before.
     - A step of the open chain (a 5 or a 10 after a 1) or its end, when a
       hit, a Missa or an end of chain since changed the chain.
@@ -103,7 +109,7 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
         if record.action == "correction":
             return StaleTap(CORRECTED)
     if any(_button(event) == _button(tap) for event in events):
-        return StaleTap(SAME_KIND)
+        return StaleTap(ANNOUNCED if tap.get("type") == "announce" else SAME_KIND)
     if any(event.get("type") in ("next_deal", "end_hand") for event in events):
         return StaleTap(DEAL_MOVED)
     if _follows_the_chain(setup, tap) and any(

@@ -4,6 +4,7 @@ on plain data, case by case."""
 
 from scorekeeper.engine.stale import (
     ALREADY,
+    ANNOUNCED,
     CHAIN,
     CHANGED,
     CORRECTED,
@@ -64,9 +65,17 @@ def test_the_same_kind_for_the_same_side_recorded_otherwise_is_refused():
     assert reason(missa(A, last_card=True), events(missa(A))) == SAME_KIND
     assert reason({"type": "adjust", "side": A, "points": 3, "note": ""},
                   events({"type": "adjust", "side": A, "points": 2, "note": ""})) == SAME_KIND
+
+
+def test_announcements_confirmed_otherwise_are_refused_with_the_way_to_add_them():
+    """Confirmed once a deal: Confirm again is refused, so the sentence says
+    how to add these (undo the other phone's, then confirm them all)."""
     announce = {"type": "announce", "announcements": [{"side": A, "kind": "ronda"}]}
     other = {"type": "announce", "announcements": [{"side": B, "kind": "ronda"}]}
-    assert reason(announce, events(other)) == SAME_KIND
+    refusal = stale_tap(GAME, announce, events(other))
+    assert refusal.reason == ANNOUNCED
+    assert "Undo theirs to confirm all" in str(refusal)
+    assert reason(announce, events(announce)) == ALREADY  # the same, on both phones: once
 
 
 def test_a_tap_of_the_deal_before_is_refused_once_the_deal_moved_on():

@@ -17,7 +17,7 @@ def text(html):
     return unescape(words(html))
 
 
-WAIT = "Des annonces sont marquées mais pas validées : Valider ou Effacer d'abord."
+WAIT = "Des annonces sont marquées mais pas validées : Valider ou Effacer (✕) d'abord."
 
 
 def marked(client, board):

@@ -209,7 +209,8 @@ def draft_query(draft: list[engine.Announcement]) -> str:
 
 # Announcements marked but not confirmed are of this deal: a move that closes
 # the deal would throw them away unseen, so it waits for Confirm or Clear.
-PENDING_DRAFT = N_("Announcements are marked but not confirmed: Confirm or Clear them first.")
+PENDING_DRAFT = N_("Announcements are marked but not confirmed: Confirm or Clear (✕) them "
+                   "first.")
 CLOSE_THE_DEAL = ("next_deal", "end_hand")
 
 
