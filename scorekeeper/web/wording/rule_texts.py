@@ -139,7 +139,7 @@ def explain(rules: HouseRules) -> list[tuple[str, list[str]]]:
             _("Taking the card just played is a hit: Bount, %(one)s. The third copy makes it "
               "Khamsa, %(five)s; the fourth, Âachra, %(ten)s.", one=one, five=five, ten=ten),
             _("Only the chain's last player scores, never the sum; the points count when the "
-              "chain stops."),
+              "chain stops: another value played, a new deal, the count, or the fourth copy."),
         ]),
         (_("The missa"), [
             _("Clearing the table scores %(missa)s.", missa=rules.missa),
@@ -168,6 +168,10 @@ def explain(rules: HouseRules) -> list[tuple[str, list[str]]]:
         "last_deal": _("A missa in the hand's last deal scores nothing."),
         "none": _("Every missa scores, the last card's included."),
     }[rules.missa_exclusion])
+    if rules.stop == "immediate":
+        sections[4][1].append(_("Points count in the order they are won: when a Missa or the "
+                                "count stops a chain whose hit wins, the game is over before "
+                                "them."))
     if not rules.chain_with_two_players:
         sections[1][1].append(_("With two players a chain stops at its first hit."))
     if rules.four_card_first_deal:
