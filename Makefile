@@ -35,7 +35,7 @@ test: $(TEST_STAMP) chromium https-tools translations lint
 # No browser, no real-time wait (the markers of pyproject.toml): a few minutes.
 # The fuzzers send a quarter of their requests here (all of them in `make test`).
 CHECK_WORKERS ?= 2
-check: $(TEST_STAMP) chromium translations lint
+check: $(TEST_STAMP) chromium https-tools translations lint
 	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadfile \
 	  -m "not browser and not real_time and not slow" $(PYTEST_ARGS)
 
@@ -77,15 +77,15 @@ $(TEST_STAMP): $(RUN_STAMP)
 	rm -f $(VENV)/.test-*
 	touch $@
 
-# Debian's Chromium for the Playwright tests (no browser download: no internet here).
+# Debian's Chromium for the Playwright tests (no browser download: no internet
+# here): the whole browser, and its headless shell, which most tests use.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium for the browser tests"; \
+	@{ command -v chromium && command -v chromium-headless-shell; } >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium and chromium-headless-shell for the browser tests"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    chromium chromium-headless-shell >/dev/null; }
 
-# Debian's Caddy and NSS tools for the https tests: the real server behind a
-# real reverse proxy with TLS, its authority trusted by the test's own browser.
 https-tools:
 	@{ command -v caddy && command -v certutil; } >/dev/null 2>&1 || { \
 	  echo "Installing Debian's caddy and libnss3-tools for the https tests"; \
