@@ -1,7 +1,9 @@
 """Browser tests: Playwright driving Debian's Chromium (no browser download;
 its one configuration: scorekeeper/testing/chromium.py) against the real
 server (waitress) on a free loopback port, with the board's timings made
-short (support/timings.py) but for a test marked `real_time`."""
+short (support/timings.py) but for a test marked `real_time`. The phones are
+Chromium's headless shell, but for a test marked `whole_browser`, whose
+subject is what only the whole browser has (the Wake Lock API)."""
 
 from pathlib import Path
 
@@ -56,9 +58,23 @@ def server(request):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def shell_browser():
+    with chromium(shell=True) as browser:
+        yield browser
+
+
+@pytest.fixture(scope="session")
+def whole_browser():
     with chromium() as browser:
         yield browser
+
+
+@pytest.fixture
+def browser(request):
+    """This test's Chromium: the whole browser for a test marked
+    `whole_browser`, the headless shell otherwise."""
+    whole = request.node.get_closest_marker("whole_browser") is not None
+    return request.getfixturevalue("whole_browser" if whole else "shell_browser")
 
 
 @pytest.fixture

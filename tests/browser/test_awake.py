@@ -90,6 +90,7 @@ def test_on_the_local_network_a_muted_video_keeps_the_screen_awake(browser, tabl
     context.close()
 
 
+@pytest.mark.whole_browser  # the headless shell refuses every wake lock
 def test_on_loopback_the_wake_lock_keeps_the_screen_awake(new_phone):
     page = new_phone()  # http://127.0.0.1:PORT/, a secure context
     start_game(page)

@@ -29,8 +29,8 @@ PHONES = {"fr-390": ("fr-FR", 390, 844), "ar-360": ("ar", 360, 640)}
 
 
 @pytest.fixture(scope="module")
-def addresses(browser, quick_server):
-    context = browser.new_context(base_url=quick_server.url, locale="fr-FR", has_touch=True)
+def addresses(shell_browser, quick_server):
+    context = shell_browser.new_context(base_url=quick_server.url, locale="fr-FR", has_touch=True)
     try:
         yield _pages(context.new_page(), quick_server)
     finally:

@@ -24,10 +24,10 @@ def table(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def chromium(browser):
+def chromium(shell_browser):
     """The session's Chromium, which maps table.lan to loopback (conftest.FLAGS)."""
     assert f"--host-resolver-rules=MAP {TABLE_HOST} 127.0.0.1" in FLAGS
-    return browser
+    return shell_browser
 
 
 def test_a_phone_types_the_key_and_the_next_one_scans_a_code_once(chromium, table, screenshot):

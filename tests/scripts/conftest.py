@@ -32,7 +32,7 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def script_browser():
-    with chromium() as browser:
+    with chromium(shell=True) as browser:
         yield browser
 
 
