@@ -2,7 +2,10 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
+from support.compiled_templates import share_compiled_templates
 from support.stores import copy_store, migrated_template
+
+share_compiled_templates()
 
 
 @pytest.fixture(scope="session")
