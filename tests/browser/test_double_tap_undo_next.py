@@ -128,6 +128,10 @@ def fast_second_tap(page, server, gap):
     return game
 
 
+# The whole browser, as a phone: on loopback the headless shell has the
+# Bount's page back within 60 ms, so the Missa landed in the page swap in
+# every try and the subject (a tap before the page is back) went untried.
+@pytest.mark.whole_browser
 @pytest.mark.parametrize("gap", [60, 150])
 def test_a_fast_tap_on_another_button_counts_without_javascript(new_phone, server, gap):
     """Seen at the table: Bount, then Missa 60 ms later, before the
