@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.testing.chromium import chromium
 from scorekeeper.testing.live_server import serving
-from support.table import context_for
+from support.table import close_phone, context_for
 from support.timings import QUICK_ENV
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
@@ -81,14 +81,14 @@ def browser(request):
 def phone(browser, server):
     context = context_for(browser, server)
     yield context.new_page()
-    context.close()
+    close_phone(context)
 
 
 @pytest.fixture
 def phone_without_js(browser, server):
     context = context_for(browser, server, java_script_enabled=False)
     yield context.new_page()
-    context.close()
+    close_phone(context)
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ def new_phone(browser, server):
 
     yield open_phone
     for context in contexts:
-        context.close()
+        close_phone(context)
 
 
 @pytest.fixture

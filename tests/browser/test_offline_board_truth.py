@@ -5,7 +5,7 @@ side then needs together; a waiting tap is named as the log will name it."""
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, wait_past_double_tap
+from support.table import expect_scores, start_game, wait_past_double_tap, wait_until_held
 
 
 def _tap(page, name):
@@ -55,6 +55,7 @@ def test_a_tap_on_its_way_shows_its_score_and_needs_together(new_phone):
     expect(phone.locator("#score-0")).to_have_text("1")
     expect(phone.locator(".needs").first).to_have_text("encore 32")
     expect(phone.locator(".scores")).to_have_class("scores pending")
+    wait_until_held(phone, held)
     assert len(held) == 1 and phone.locator("#board").get_attribute("data-version") == "0"
     held[0].continue_()
     expect(phone.locator("#board")).to_have_attribute("data-version", "1")

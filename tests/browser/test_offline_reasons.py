@@ -7,7 +7,7 @@ tap needed gives way to the state at the next tap."""
 
 from playwright.sync_api import expect
 
-from support.table import mark, start_game, tap, wait_past_double_tap
+from support.table import mark, start_game, tap, wait_past_double_tap, wait_until_held
 
 
 def _announced(phone):
@@ -54,10 +54,7 @@ def test_a_tap_on_its_way_comes_before_the_reason_of_the_board_before_it(phone):
     held = []  # a slow network: the Next deal is on its way
     phone.route(f"**/games/{game}/play", lambda route: held.append(route))
     _press(phone, "button", "Donne suivante")
-    for _ in range(50):
-        if held:
-            break
-        phone.wait_for_timeout(100)
+    wait_until_held(phone, held)
     assert len(held) == 1
     _press(phone, "link", "Ronda pour Nous")
     expect(phone.locator("#link-state")).to_contain_text("Touches en attente d'abord")

@@ -46,6 +46,25 @@ def table_phone(browser, server, **options):
     return context
 
 
+def wait_until_held(page: Page, held: list, count: int = 1, seconds: float = 5) -> None:
+    """Wait until a route handler that holds requests (appends each to `held`)
+    has been handed `count`: Playwright hands them over while a call of ours
+    waits on the page, so a page whose own work came first may not have yet."""
+    deadline = time.monotonic() + seconds
+    while len(held) < count:
+        assert time.monotonic() < deadline, f"{len(held)} requests held, not {count}"
+        page.wait_for_timeout(20)
+
+
+def close_phone(context) -> None:
+    """Close a phone's context, first letting go of what its routes hold: a
+    test that failed while a request was held must not keep its worker waiting."""
+    for page in context.pages:
+        page.unroute_all(behavior="ignoreErrors")
+    context.unroute_all(behavior="ignoreErrors")
+    context.close()
+
+
 def version(page: Page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
