@@ -179,8 +179,14 @@ def event_records(db: sqlite_utils.Database, game_id: str, offset: int, limit: i
             for seq, action, payload, key, undone_by, created_at in cursor]
 
 
+# SQLite's INTEGER is 64 bits, signed: a larger number cannot even be asked for.
+SQLITE_INTEGERS = 2 ** 63
+
+
 def event_record(db: sqlite_utils.Database, game_id: str, seq: int) -> dict | None:
     """The game's event record `seq` (undone or not), as `log` gives it, or None."""
+    if not 0 <= seq < SQLITE_INTEGERS:  # an address's number past SQLite's is no record
+        return None
     row = db.execute(
         "SELECT seq, action, payload, idempotency_key, undone_by, created_at FROM events"
         " WHERE game_id = ? AND seq = ? AND action = 'event'", [game_id, seq]).fetchone()

@@ -77,3 +77,13 @@ def test_a_refused_correction_speaks_the_forms_words(client, api, language, case
     assert refused.status_code == 400 and sentence[language] in words
     assert "null" not in words and not re.search(r"\bto (est|is|هو)\b", words)
     assert api.state(game)["version"] == 1
+
+
+@pytest.mark.parametrize("seq", [2 ** 63 - 1, 2 ** 63, 101010101010101010101010])
+def test_an_event_number_past_what_the_store_holds_is_not_found(client, api, seq):
+    """The fuzzer's find: a number past SQLite's 64-bit INTEGER was a 500."""
+    game = api.new_game()["id"]
+    api.event(game, type="missa", side=0)
+    for method in (client.get, client.post):
+        assert method(f"/games/{game}/events/{seq}/correct").status_code in (400, 404)
+    assert client.get(f"/games/{game}/events/1/correct").status_code == 200
