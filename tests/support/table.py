@@ -57,8 +57,9 @@ def wait_until_held(page: Page, held: list, count: int = 1, seconds: float = 5) 
 
 
 def close_phone(context) -> None:
-    """Close a phone's context, first letting go of what its routes hold: a
-    test that failed while a request was held must not keep its worker waiting."""
+    """Close a phone's context, first letting go of what its routes hold, so
+    that a test that failed while holding a request leaves nothing pending (a
+    worker once hung after such a failure; that the close was why is not shown)."""
     for page in context.pages:
         page.unroute_all(behavior="ignoreErrors")
     context.unroute_all(behavior="ignoreErrors")
