@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .live_server import LiveServer, free_port
+from .live_server import LiveServer, free_ports
 
 CADDY = os.environ.get("CADDY", "/usr/bin/caddy")
 CERTUTIL = os.environ.get("CERTUTIL", "/usr/bin/certutil")
@@ -63,13 +63,15 @@ class Caddy:
             raise RuntimeError(f"{CADDY} is missing: `make https-tools` installs Debian's caddy")
         self.folder = Path(folder)
         self.name = name
-        self.port = free_port()
+        # Two ports asked for one after the other can be the same one, and
+        # Caddy refuses https on its own http_port.
+        self.port, http_port = free_ports(2)
         self.url = f"https://{name}:{self.port}"
         self.storage = self.folder / "caddy-data"
         self.config = self.folder / "Caddyfile"
         self.log = self.folder / "caddy.log"
         self.config.write_text(CADDYFILE.format(
-            http_port=free_port(), https_port=self.port, storage=self.storage, name=name,
+            http_port=http_port, https_port=self.port, storage=self.storage, name=name,
             upstream=upstream, upstream_host=UPSTREAM_HOST if host_of_upstream else ""))
         self.process: subprocess.Popen | None = None
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from scorekeeper.testing.caddy import Caddy
-from scorekeeper.testing.live_server import LiveServer
+from scorekeeper.testing.live_server import LiveServer, free_ports
 from scorekeeper.web.guard import access
 
 KEY, SECRET = "proxykey2345", "a secret for the proxy tests only"
@@ -63,6 +63,18 @@ def new_game(live) -> str:
 def pass_in(headers) -> str:
     found = re.search(rf"{access.COOKIE}=([^;]+)", headers.get("Set-Cookie", ""))
     return found.group(1) if found else ""
+
+
+def test_ports_asked_for_together_are_never_the_same():
+    """Ports asked for one by one came back twice in a few hundred, and Caddy
+    given the same port for http and https refuses to start."""
+    assert len(set(free_ports(500))) == 500
+
+
+def test_caddy_never_listens_for_https_on_its_http_port(tmp_path):
+    caddy = Caddy(tmp_path, upstream=9)
+    http_port = int(re.search(r"http_port (\d+)", caddy.config.read_text()).group(1))
+    assert http_port != caddy.port
 
 
 def test_through_a_proxy_the_app_was_not_told_of_nothing_is_this_machines(untold):
