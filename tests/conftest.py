@@ -7,6 +7,9 @@ from support.stores import copy_store, migrated_template
 
 share_compiled_templates()
 
+# A test that hangs ends its worker and runs again (support/watchdog.py).
+pytest_plugins = ["support.watchdog"]
+
 
 @pytest.fixture(scope="session")
 def migrated_store(tmp_path_factory):

@@ -77,3 +77,27 @@ class BrowserTestsOneByOne(LoadFileScheduling):
         collection = self.registered_collections[node]
         node.send_runtest_some([collection.index(nodeid)
                                 for nodeid, completed in work_unit.items() if not completed])
+
+    def mark_test_pending(self, item: str) -> None:
+        """A test whose worker died under it, to be run again (rerunfailures
+        asks, for a test that may be rerun): `remove_node` has already put its
+        unit back in the queue, the test not done. xdist's loadfile cannot
+        say so, and the test would count as failed."""
+        if not any(item in unit and not unit[item] for unit in self.workqueue.values()):
+            raise NotImplementedError(f"{item} is not waiting in the queue")
+
+    def _reschedule(self, node) -> None:
+        """xdist's, but a node is given units until it holds more than two
+        tests (xdist gives one unit per finished test), and a node left with
+        a single test is shut down: a worker runs a test only once it knows
+        the next one, or that there is none. A worker started in place of
+        one that died gets a single call, and would otherwise sit idle."""
+        if node.shutting_down:
+            return
+        if not self.workqueue:
+            node.shutdown()
+            return
+        while self.workqueue and self._pending_of(self.assigned_work[node]) <= 2:
+            self._assign_work_unit(node)
+        if not self.workqueue and self._pending_of(self.assigned_work[node]) < 2:
+            node.shutdown()
