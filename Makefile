@@ -25,10 +25,12 @@ run: $(RUN_STAMP) translations
 # --dist loadfile: a module's tests run on one worker, one after the other, so
 # that a module's fixture (a smoke run of the benchmark, 10,000 games) is built
 # once per run, not once per worker; a browser module without such a fixture
-# is handed out test by test (tests/support/scheduling.py). One worker per
-# core: four on two cores took longer (Chromium's renderers fight for them)
-# and once left a touch of a real-time test unanswered (tests/README.md).
-TEST_WORKERS ?= 2
+# is handed out test by test (tests/support/scheduling.py). Three workers on
+# two cores: a browser test waits on its page and its server for part of
+# its time, which a third worker fills (4 min 50 s against 5 min 49 s with
+# two); four took longer (Chromium's renderers fight for the cores) and once
+# left a touch of a real-time test unanswered (tests/README.md).
+TEST_WORKERS ?= 3
 test: $(TEST_STAMP) chromium https-tools translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 

@@ -198,12 +198,13 @@ PROBE_PAGE = """<!doctype html><meta name="viewport" content="width=device-width
 document.getElementById("b").addEventListener("click", () => {
   const n = document.getElementById("n"); n.textContent = Number(n.textContent) + 1; });
 const b = window.__bench = {};
+addEventListener("pointerdown", e => { b.down = e.timeStamp; }, true);
 addEventListener("pointerup", e => { b.up = e.timeStamp; }, true);
 new MutationObserver(() => {
   requestAnimationFrame(() => setTimeout(() => b.resolve(
-    {origin: performance.timeOrigin, up: b.up, painted: performance.now()}), 0));
+    {origin: performance.timeOrigin, down: b.down, up: b.up, painted: performance.now()}), 0));
 }).observe(document.getElementById("n"), {childList: true, characterData: true, subtree: true});
-b.arm = () => { b.up = null; b.done = new Promise(resolve => { b.resolve = resolve; }); };
+b.arm = () => { b.down = b.up = null; b.done = new Promise(resolve => { b.resolve = resolve; }); };
 </script>"""
 
 
@@ -327,12 +328,14 @@ class Probe:
         self.phone = Phone(browser, "http://127.0.0.1", throttle, javascript=True)
         self.phone.page.set_content(PROBE_PAGE)
 
-    def tap(self) -> tuple[float, float | None]:
-        """From the dispatch, and from the lift, to the number painted."""
+    def tap(self) -> tuple[float, float | None, float | None]:
+        """From the dispatch, from the lift and from the finger down, to the
+        number painted."""
         started = self.phone.touch("#b", arm=True)
         done = self.phone.page.evaluate("() => window.__bench.done")
         lift = None if done["up"] is None else done["painted"] - done["up"]
-        return done["origin"] + done["painted"] - started, lift
+        down = None if done["down"] is None else done["painted"] - done["down"]
+        return done["origin"] + done["painted"] - started, lift, down
 
     def close(self) -> None:
         self.phone.close()
@@ -381,6 +384,7 @@ def play(phone: Phone, probe: Probe, base: str, taps: int, seed: int) -> dict:
     parts: list[dict] = []
     probes: list[float] = []
     probe_lifts: list[float] = []
+    probe_downs: list[float] = []
     kinds: list[str] = []
     board = phone.board()
     last_tap: dict[str, float] = {}
@@ -403,13 +407,16 @@ def play(phone: Phone, probe: Probe, base: str, taps: int, seed: int) -> dict:
             board = phone.count_cards(rng.randint(14, 26))
         time.sleep(IDLE_BETWEEN_TAPS_S)
         with probe.phone.slowed_down():
-            total, lift = probe.tap()
+            total, lift, down = probe.tap()
             probes.append(total)
             if lift is not None:
                 probe_lifts.append(lift)
+            if down is not None:
+                probe_downs.append(down)
     if board is None or max(board["scores"]) >= target:
         raise AssertionError("the game ended before its last tap")
-    return {"parts": parts, "probes": probes, "probe_lifts": probe_lifts, "kinds": kinds,
+    return {"parts": parts, "probes": probes, "probe_lifts": probe_lifts,
+            "probe_downs": probe_downs, "kinds": kinds,
             "scores": board["scores"]}
 
 
@@ -474,6 +481,8 @@ def summary(played: dict, prefix: str) -> dict:
     if played.get("probe_lifts"):
         figures[f"{prefix}_probe_from_lift_p50_ms"] = round(percentile(played["probe_lifts"], 0.5), 1)
         figures[f"{prefix}_probe_from_lift_p95_ms"] = round(percentile(played["probe_lifts"], 0.95), 1)
+    if played.get("probe_downs"):
+        figures[f"{prefix}_probe_from_down_p50_ms"] = round(percentile(played["probe_downs"], 0.5), 1)
     names = sorted({k for p in played["parts"] if p for k in p
                     if k not in ("total", "score_changed", "lift_to_first", "down_to_first")})
     for name in names:
@@ -545,7 +554,8 @@ def measure(taps: int, repeats: int, throttle: int, missas: int) -> Row:
         f"with JavaScript, a Missa from the finger down to its new score painted "
         f"({figures['missa_taps']:.0f} Missas, a series' median): p50 {down50:.0f} ms, p90 "
         f"{figures['missa_from_down_p90_ms']:.0f} ms (the game's mix from the finger down: p50 "
-        f"{figures.get('js_score_from_down_p50_ms', 0):.0f} ms); "
+        f"{figures.get('js_score_from_down_p50_ms', 0):.0f} ms; baseline, a number updated in "
+        f"place, from the finger down: p50 {figures.get('js_probe_from_down_p50_ms', 0):.0f} ms); "
         f"tap to updated score ({figures.get('js_score_taps', 0):.0f} taps "
         f"that change it, a game's median), from the finger lifted: p50 {score50:.0f} ms, p95 "
         f"{score95:.0f} ms (from the touch's dispatch: p50 "

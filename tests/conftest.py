@@ -3,9 +3,11 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
 from support.compiled_templates import share_compiled_templates
+from support.compiled_url_rules import share_compiled_url_rules
 from support.stores import copy_store, migrated_template
 
 share_compiled_templates()
+share_compiled_url_rules()
 
 # A test that hangs ends its worker and runs again (support/watchdog.py).
 pytest_plugins = ["support.watchdog"]

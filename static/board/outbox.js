@@ -26,7 +26,7 @@
   var copy = document.documentElement.hasAttribute("data-copy");
   var link = copy ? "lost" : "ok";  // "ok", "lost" (no answer), "busy" (answers 503), "back"
   var backTimer = null;
-  var SAID_MS = 5000;
+  var SAID_MS = Number(document.documentElement.dataset.saidMs) || 5000;
   var said = null;  // for a moment, instead of "No connection": what that tap needed
   var saidTimer = null;
   var sending = false;

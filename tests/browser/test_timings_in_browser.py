@@ -1,5 +1,6 @@
 """The board's timings in the browser: a phone gets its own (a poll every
-1.5 s, a control just answered off for 0.5 s, the result's for 1 s); the
+1.5 s, a control just answered off for 0.5 s, the result's for 1 s, what a
+tap made offline needed said for 5 s); the
 tests' server hands the page its shorter ones, and the page keeps to them,
 so a test that uses them tests the same code."""
 
@@ -53,7 +54,7 @@ def test_the_tests_server_hands_the_page_its_shorter_timings(phone):
     assert phone.evaluate(TIMINGS) == {
         "pollMs": str(QUICK["BOARD_POLL_MS"]), "doubleTapMs": str(QUICK["BOARD_DOUBLE_TAP_MS"]),
         "settleMs": str(QUICK["BOARD_SETTLE_MS"]),
-        "overSettleMs": str(QUICK["BOARD_OVER_SETTLE_MS"])}
+        "overSettleMs": str(QUICK["BOARD_OVER_SETTLE_MS"]), "saidMs": str(QUICK["BOARD_SAID_MS"])}
     assert phone.evaluate(SETTLES) == [f"{QUICK['BOARD_SETTLE_MS'] / 1000:g}s",
                                        f"{QUICK['BOARD_OVER_SETTLE_MS'] / 1000:g}s"]
     gaps = poll_gaps(phone)

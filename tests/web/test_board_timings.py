@@ -9,7 +9,7 @@ from scorekeeper.web.pages.template_helpers import BOARD_TIMINGS
 from support.paths import ROOT
 
 PHONE = {"BOARD_POLL_MS": 1500, "BOARD_DOUBLE_TAP_MS": 600, "BOARD_SETTLE_MS": 500,
-         "BOARD_OVER_SETTLE_MS": 1000}
+         "BOARD_OVER_SETTLE_MS": 1000, "BOARD_SAID_MS": 5000}
 
 
 def html_tag(app) -> str:
@@ -28,6 +28,9 @@ def test_the_script_and_the_style_sheet_fall_back_to_the_same_values():
     assert re.search(r"POLL_MS = Number\(timings\.pollMs\) \|\| (\d+);", script).group(1) == "1500"
     assert re.search(r"DOUBLE_TAP_MS = Number\(timings\.doubleTapMs\) \|\| (\d+);",
                      script).group(1) == "600"
+    outbox = (ROOT / "static" / "board" / "outbox.js").read_text()
+    assert re.search(r"SAID_MS = Number\(document\.documentElement\.dataset\.saidMs\) \|\| (\d+);",
+                     outbox).group(1) == "5000"
     style = (ROOT / "static" / "style.css").read_text()
     for name, attribute, seconds in [("settle", "data-settle-ms", ".5s"),
                                      ("over-settle", "data-over-settle-ms", "1s")]:

@@ -25,11 +25,13 @@ from . import charts, forms
 # The board's timings, as a phone gets them: how often it asks whether
 # another phone changed the game, how close a second tap on one control is
 # the same tap, how long a control just answered (and the result's buttons)
-# take no tap. board.js and style.css hold these very values; a server
+# take no tap, how long the connection box says what a tap made offline
+# needed before it says the connection again. board.js, outbox.js and
+# style.css hold these very values; a server
 # configured otherwise (the browser tests, but where a timing is their
 # subject) says so on <html>, as data-poll-ms and so on.
 BOARD_TIMINGS = {"BOARD_POLL_MS": 1500, "BOARD_DOUBLE_TAP_MS": 600, "BOARD_SETTLE_MS": 500,
-                 "BOARD_OVER_SETTLE_MS": 1000}
+                 "BOARD_OVER_SETTLE_MS": 1000, "BOARD_SAID_MS": 5000}
 
 
 def board_timings() -> Markup:
