@@ -3,8 +3,7 @@ its one configuration: scorekeeper/testing/chromium.py) against the real
 server (waitress) on a free loopback port, with the board's timings made
 short (support/timings.py) but for a test marked `real_time`. The phones are
 Chromium's headless shell, but for a test marked `whole_browser`, whose
-subject is what only the whole browser has (the Wake Lock API) or times a tap
-against a page's return as a phone's browser makes it."""
+subject is what only the whole browser has (the Wake Lock API)."""
 
 from pathlib import Path
 
