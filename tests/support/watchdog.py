@@ -7,8 +7,9 @@ LIMIT seconds, a worker writes what it was doing to its stderr (the test,
 then every thread's and every greenlet's stack: Playwright's sync API waits
 in a greenlet, which a thread's stack does not show) and exits. xdist starts
 a new worker; the test's unit is back in the queue (scheduling.py) and runs
-again, and the summary lists it as a rerun, as a browser test that failed
-once. A test that hangs twice fails the run.
+again. A browser test (one rerun allowed, browser/conftest.py) is then listed
+as a rerun, and fails the run only if it hangs twice; any other test fails
+the run at once.
 
 Only in a worker: exiting the only process would end the run.
 """
