@@ -133,6 +133,21 @@ class GuardedChannel(HTTPChannel):
         self.through_proxy = server.gate.is_trusted(addr[0])
         self.admitted = False  # whether its last request was the table's
 
+    def writable(self):
+        """waitress's answer, except while a thread is writing this channel's
+        answer: that thread sends what it writes itself, and wakes the loop
+        when it leaves some unsent (channel.write_soon pulls the trigger).
+        Asked to write meanwhile, the loop polled the ready socket, found the
+        output locked and polled again, tens of thousands of times a second,
+        holding the interpreter lock the writing thread waited for: at a club
+        of fifty tables that spin took most of the server's CPU."""
+        if self.requests and self.total_outbufs_len and not (
+                self.will_close or self.close_when_flushed):
+            if not self.outbuf_lock.acquire(blocking=False):
+                return False
+            self.outbuf_lock.release()
+        return super().writable()
+
     def evictable(self) -> bool:
         """Nothing being answered nor left to send: closing it loses nothing."""
         return not (self.requests or self.total_outbufs_len or self.will_close)
