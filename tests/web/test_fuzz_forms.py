@@ -6,7 +6,7 @@ Every form POST: either a button of a real page pressed (with the page's
 CSRF token and one-time token), or a form built from scratch; the tokens
 real, missing, wrong, from another session, or reused across forms and
 games; fields missing, repeated, junk; bodies near and over 64 KiB; a
-double tap now and then. A refused POST (4xx, or a redirect that flashes
+double tap of every accepted form. A refused POST (4xx, or a redirect that flashes
 an error) changes nothing; a POST whose one-time token was already used
 changes nothing; only the new game, rematch and import forms add games,
 only emptying the bin removes them; every game that changed replays to
