@@ -178,8 +178,9 @@ def test_rules_explains_scoring_from_the_presets_values(french):
     assert "dernier pli" not in text
     assert "dans l'ordre où ils sont gagnés" not in text  # the count comes before the check
     classique = page_text(french.get("/rules?preset=classique"))
-    assert ("Les points comptent dans l'ordre où ils sont gagnés : quand une Missa ou le compte "
-            "arrête une chaîne dont le coup fait gagner, la partie est finie avant eux.") in classique
+    assert ("Les points comptent dans l'ordre où ils sont gagnés : quand la Missa du joueur "
+            "suivant, ou le compte, arrête une chaîne dont le coup fait gagner, la partie est "
+            "finie avant eux.") in classique
     assert "une nouvelle donne, le compte, ou la quatrième carte." in classique
     assert "avec un 12, son camp marque 5" in classique
     assert "Une missa dans la dernière donne de la manche ne rapporte rien." in classique

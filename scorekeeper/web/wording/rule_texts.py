@@ -169,9 +169,9 @@ def explain(rules: HouseRules) -> list[tuple[str, list[str]]]:
         "none": _("Every missa scores, the last card's included."),
     }[rules.missa_exclusion])
     if rules.stop == "immediate":
-        sections[4][1].append(_("Points count in the order they are won: when a Missa or the "
-                                "count stops a chain whose hit wins, the game is over before "
-                                "them."))
+        sections[4][1].append(_("Points count in the order they are won: when the next player's "
+                                "Missa, or the count, stops a chain whose hit wins, the game is "
+                                "over before them."))
     if not rules.chain_with_two_players:
         sections[1][1].append(_("With two players a chain stops at its first hit."))
     if rules.four_card_first_deal:
