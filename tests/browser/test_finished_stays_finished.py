@@ -118,8 +118,8 @@ def test_right_after_the_winning_tap_one_undo_reopens_where_boards_sit(
 @pytest.mark.parametrize("gap_ms", [150, 450])
 def test_a_double_tap_on_the_undo_of_a_game_won_earlier_only_asks(
         new_phone, server, javascript, gap_ms):
-    """The question's answer comes where the result's Undo was: the second
-    tap of a double tap on Undo lands on it, and must answer nothing."""
+    """The second tap of a double tap on Undo lands on the question's page,
+    whose answers take no tap for a moment, and must answer nothing."""
     page = new_phone(viewport=SMALL, java_script_enabled=javascript)
     game_id = won_days_ago(server)
     page.goto(f"/games/{game_id}")
@@ -138,3 +138,31 @@ def test_a_double_tap_on_the_undo_of_a_game_won_earlier_only_asks(
     page.get_by_role("button", name="Annuler et rouvrir la partie").tap()
     expect(page).to_have_url(f"{server.url}/games/{game_id}")
     assert not page.request.get(f"{server.url}/api/games/{game_id}").json()["finished"]
+
+
+@pytest.mark.real_time
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("language, viewport", [("fr", SMALL), ("ar", {"width": 390, "height": 844}),
+                                                ("en", {"width": 360, "height": 740})])
+def test_a_second_tap_where_the_undo_was_keeps_the_game_finished(
+        new_phone, server, javascript, language, viewport):
+    """Tapped again once the question is there (past the moment its answers
+    take no tap), the finger that tapped Undo finds no answer under it: the
+    answers are above, under the question."""
+    page = new_phone(viewport=viewport, java_script_enabled=javascript)
+    page.context.add_cookies([{"name": "lang", "value": language, "url": server.url}])
+    game_id = won_days_ago(server)
+    page.goto(f"/games/{game_id}")
+    wait_settled(page)
+    box = page.locator(".over a.undo-button").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    expect(page).to_have_url(f"{server.url}/games/{game_id}/reopen")
+    page.wait_for_timeout(1200)  # past the answers' moment without taps (style.css, .asked)
+    answers = page.locator(".asked").bounding_box()
+    assert answers["y"] + answers["height"] < box["y"], (answers, box)
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(500)  # whatever the tap started has arrived
+    expect(page).to_have_url(f"{server.url}/games/{game_id}/reopen")
+    state = page.request.get(f"{server.url}/api/games/{game_id}").json()
+    assert state["finished"] and state["scores"] == [0, 11]
