@@ -485,15 +485,17 @@
     return escaped(parts[0]) + named + escaped(parts.slice(1).join(""));
   }
 
-  // The waiting taps in words, newest first, as the log will name them, in
-  // the announcements' quiet strip (a line of fixed size, no control in it):
+  // The waiting taps in words, in the order they were tapped (newest first
+  // read as the reverse of the table's own order to a newcomer; the newest
+  // is also the one the Undo names), as the log will name them, in the
+  // announcements' quiet strip (a line of fixed size, no control in it):
   // a waiting Next deal or a second Missa shows, so no one taps it again
   // (a table tapped Next deal twice offline and saw a deal skipped). Only words:
   // what they will score is the server's to say once they are sent.
   function listWaiting(current, queued) {
     var quiet = current.querySelector(".quiet-strip span");
     if (!quiet) { return; }
-    var labels = queued.map(function (entry) { return entry.label; }).reverse();
+    var labels = queued.map(function (entry) { return entry.label; });
     shows(quiet, text("waiting-list").replace("{list}", labels.join(text("list-sep"))));
   }
 

@@ -160,7 +160,7 @@ def away_then_back(page, live, game: str) -> None:
     expect(notice.locator(".link-count")).to_have_text("2 touches en attente, non comptées")
     expect(notice.locator(".link-count")).to_be_visible()  # the sentence left it its line
     expect(page.locator(".quiet-strip")).to_contain_text(
-        "En attente, hors du score : Bount (1) · \u2068Nous\u2069, Missa · \u2068Eux\u2069")
+        "En attente, hors du score : Missa · \u2068Eux\u2069, Bount (1) · \u2068Nous\u2069")
     expect_scores(page, 1, 0)  # the counted score, none of the waiting taps guessed
     check_accessible(page, "the board as last shown, taps waiting")
     assert len(stored(live, game)) == 1

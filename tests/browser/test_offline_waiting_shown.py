@@ -8,9 +8,9 @@ from playwright.sync_api import expect
 from support.table import expect_scores, start_game, wait_for_polls, wait_past_double_tap
 
 WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, hors du score : ",
-                "Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069, Donne suivante"),
+                "Donne suivante, Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069"),
          "en": ("Next deal", "Missa for Nous", "Deal 1/6", "Waiting, not yet counted: ",
-                "Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069, Next deal"),
+                "Next deal, Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069"),
          "ar": (None, None, "1/6", "في الانتظار، لم يُحتسب بعد: ", None)}
 
 BOXES = """() => [...document.querySelectorAll(
@@ -46,7 +46,7 @@ def test_offline_the_deal_line_shows_and_the_waiting_taps_are_listed(
     expect(strip).to_have_text(waiting + next_deal)
     _tap(phone, missa)
     _tap(phone, missa)
-    expect(strip).to_have_text(waiting + listed)  # newest first
+    expect(strip).to_have_text(waiting + listed)  # in the order tapped
     screenshot(phone, f"offline-waiting-listed-{language}-{size[0]}")
     assert phone.evaluate(UNCOVERED)
     assert phone.evaluate(BOXES) == before  # nothing moved, the strip's text changed
@@ -66,7 +66,7 @@ def test_arabic_too(new_phone, screenshot):
     wait_past_double_tap(phone)
     phone.locator("button[value='hit.1.1']").tap()
     expect(phone.locator(".announce-slot .quiet-strip")).to_contain_text(
-        WORDS["ar"][3] + "بونت (1) · \u2068Eux\u2069، التوزيعة التالية")  # Arabic's own comma
+        WORDS["ar"][3] + "التوزيعة التالية، بونت (1) · \u2068Eux\u2069")  # Arabic's own comma
     assert phone.evaluate(UNCOVERED)
     screenshot(phone, "offline-waiting-listed-ar-360")
 
