@@ -57,7 +57,7 @@ def test_offline_undo_names_and_takes_back_the_last_waiting_tap_then_the_counted
                      "button[value=chain_end]", "button[value=next_deal]"):
         _tap(phone, selector)
     expect(_waiting(phone)).to_have_text(re.compile(
-        "Donne suivante, Chaîne terminée, Bount \\(1\\) · .Salma., Missa · .Ali.$"))
+        "Missa · .Ali., Bount \\(1\\) · .Salma., Chaîne terminée, Donne suivante$"))
     expect(phone.locator("html")).to_have_attribute("data-outbox", "4")
     # Each Undo takes back the tap its label named, and names the one before.
     for label, left in (("Annuler : Donne suivante", "3"), ("Annuler : Chaîne terminée", "2"),
