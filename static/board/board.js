@@ -434,15 +434,25 @@
       confirm.removeAttribute("aria-disabled");
     });
     clearTimeout(typing);
-    typing = setTimeout(function () {
-      var query = new URLSearchParams({ sheet: "end" });
-      form.querySelectorAll("input[name^=cards]").forEach(function (field) {
-        query.append(field.name, field.value);
-      });
-      if (form.querySelector("input[name=early]")) { query.append("ask", "early"); }
-      enqueue(form.dataset.liveForm + "?" + query, { method: "GET" });
-    }, 300);
+    typing = setTimeout(function () { followCount(form); }, 300);
   });
+  function followCount(form) {
+    var query = new URLSearchParams({ sheet: "end" });
+    form.querySelectorAll("input[name^=cards]").forEach(function (field) {
+      query.append(field.name, field.value);
+    });
+    if (form.querySelector("input[name=early]")) { query.append("ask", "early"); }
+    enqueue(form.dataset.liveForm + "?" + query, { method: "GET" });
+  }
+  // A sheet opened by a whole page (a reload, a link) was drawn for a page
+  // without this script: its Confirm looks tappable with no count typed (a
+  // newcomer tapped it and got only the hint). Drawn again as the script
+  // follows the count, once.
+  var opened = document.querySelector("#board form[data-live-form]");
+  if (opened && opened.querySelector(
+      "button[value=end_hand]:not([data-scores]):not([aria-disabled])")) {
+    followCount(opened);
+  }
 
   // Several phones on one game: follow the game's version. The same request
   // tells whether the server can be reached at all.

@@ -49,3 +49,23 @@ def test_with_javascript_it_is_off_until_the_count_is_complete(new_phone, server
     page.get_by_role("link", name="Fin de manche").tap()
     confirm = page.get_by_role("button", name="Valider le compte")
     expect(confirm).to_have_attribute("aria-disabled", "true")
+
+
+@pytest.mark.parametrize("mid_hand", [False, True], ids=["last-deal", "mid-hand"])
+def test_with_javascript_a_sheet_opened_by_its_address_is_off_too(new_phone, server, mid_hand):
+    """A reload or a link opens the sheet as a whole page, drawn for a page
+    without the script: the script draws it again as it follows the count."""
+    page = new_phone(viewport=SMALL)
+    body = json.dumps({"sides": ["Nous", "Eux"]})
+    game = page.request.post(f"{server.url}/api/games", data=body,
+                             headers={"Content-Type": "application/json"}).json()
+    for _ in range(0 if mid_hand else 5):
+        page.request.post(f"{server.url}/api/games/{game['id']}/events",
+                          data=json.dumps({"type": "next_deal"}),
+                          headers={"Content-Type": "application/json"})
+    page.goto(f"/games/{game['id']}?sheet=end")
+    confirm = page.get_by_role("button", name="Valider le compte")
+    expect(confirm).to_have_attribute("aria-disabled", "true")
+    page.locator("#cards0").fill("25")  # typed: the count is complete, the Confirm on
+    expect(confirm).to_have_attribute("data-scores", "5 0")
+    expect(confirm).not_to_have_attribute("aria-disabled", "true")
