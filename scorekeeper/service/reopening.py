@@ -19,15 +19,21 @@ from . import games, nights
 # Long enough to see the result, notice the wrong last point and tap Undo;
 # after that the result is what the table, its ratings and its night count on.
 AT_ONCE = timedelta(seconds=60)
+# The result drawn this soon after the winning tap is that tap's answer (or
+# a reload of it): only such a page offers the one-tap Undo. The same game
+# opened a little later from the history, a night or another phone asks
+# first (a newcomer reopened a game won 40 s before, from the history).
+SHOWN_AT_ONCE = timedelta(seconds=10)
 
 
 def undo_at_once(db: sqlite_utils.Database, game: games.Game, seen: int | None,
-                 now: str) -> bool:
+                 now: str, within: timedelta = AT_ONCE) -> bool:
     """Whether an Undo of the finished `game`, tapped at `now` on a page of
     version `seen`, takes its win back without asking: the game's last
     record is the tap that won it (an event, not a correction or an import),
-    made at most AT_ONCE before `now`, and the page followed that very
-    record (its version; nothing was recorded since)."""
+    made at most `within` before `now`, and the page followed that very
+    record (its version; nothing was recorded since). A page drawn at `now`
+    offers that Undo `within` SHOWN_AT_ONCE."""
     if not game.state.finished or seen != game.version:
         return False
     record = store.last_record(db, game.id)
@@ -37,7 +43,7 @@ def undo_at_once(db: sqlite_utils.Database, game: games.Game, seen: int | None,
         since = datetime.fromisoformat(now) - datetime.fromisoformat(record[2])
     except (TypeError, ValueError):  # an imported game's time without its time zone
         return False
-    return timedelta(0) <= since <= AT_ONCE
+    return timedelta(0) <= since <= within
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,16 @@ def test_right_after_the_winning_tap_one_undo_takes_it_back(db):
     assert reopening.undo_at_once(db, game, game.version, at(reopening.AT_ONCE.seconds))
 
 
+def test_a_page_drawn_later_than_the_wins_answer_offers_no_one_tap_undo(db):
+    """The result's page offers the one-tap Undo only when drawn as the
+    winning tap's answer; opened later (the history), it asks first."""
+    game = won_game(db)
+    shown = reopening.SHOWN_AT_ONCE
+    assert reopening.undo_at_once(db, game, game.version, at(shown.seconds), within=shown)
+    assert not reopening.undo_at_once(db, game, game.version, at(shown.seconds + 1), within=shown)
+    assert shown < reopening.AT_ONCE  # an Undo drawn in time may still be tapped a while later
+
+
 def test_later_the_undo_asks_first(db):
     game = won_game(db)
     assert not reopening.undo_at_once(db, game, game.version, at(reopening.AT_ONCE.seconds + 1))

@@ -100,3 +100,32 @@ def test_a_running_game_has_nothing_to_ask(french):
     board = start_game(french)
     response = french.get(board + "/reopen")
     assert response.status_code == 303 and response.headers["Location"] == board
+
+
+def won_seconds_ago(db, seconds: float) -> str:
+    """A game Karim won `seconds` ago."""
+    now = datetime.now(timezone.utc)
+
+    def at(before):
+        return (now - timedelta(seconds=before)).isoformat(timespec="milliseconds")
+    game, _ = games.create(db, {"sides": ["Ali", "Karim"], "rules": {"target": 11}}, None,
+                           at(seconds + 20))
+    games.record(db, game.id, {"type": "adjust", "side": 1, "points": 10}, None, at(seconds + 10))
+    games.record(db, game.id, {"type": "missa", "side": 1}, None, at(seconds))
+    return game.id
+
+
+def test_a_game_won_40_seconds_ago_opened_from_the_history_asks_first(french, db):
+    """Within the Undo's minute, but not the winning tap's own answer: a
+    newcomer opened it from the history and reopened it with one tap."""
+    game_id = won_seconds_ago(db, 40)
+    result = french.get(f"/games/{game_id}").get_data(as_text=True)
+    assert re.search(r'<a class="button undo-button" href="[^"]+/reopen">', result)
+    assert api_state(french, f"/games/{game_id}")["finished"]
+
+
+def test_the_result_drawn_right_after_the_win_undoes_it_in_one_tap(french, db):
+    game_id = won_seconds_ago(db, 2)
+    result = french.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "/reopen" not in result
+    assert re.search(r'<button class="[^"]*undo-button', result)

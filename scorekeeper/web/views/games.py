@@ -127,8 +127,10 @@ def render_board(
         back=urlencode([(k, v) for k, v in args.items(multi=True) if k not in ("why", "ask")])[:300],
         # Once over, a club night's table leads back to its night (no query before that).
         night=shown.night,
-        # Once over, Undo takes the win back with one tap only right after it.
-        undo_at_once=reopening.undo_at_once(get_db(), game, game.version, utc_now()),
+        # Once over, Undo takes the win back with one tap only on the page
+        # drawn right after it (not one opened later from the history).
+        undo_at_once=reopening.undo_at_once(get_db(), game, game.version, utc_now(),
+                                            within=reopening.SHOWN_AT_ONCE),
         **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
