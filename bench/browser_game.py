@@ -512,10 +512,13 @@ def measure(taps: int, repeats: int, throttle: int, missas: int) -> Row:
         try:
             for repeat in range(repeats):
                 run: dict = {}
-                series = missa_series(browser, server.url, throttle, missas)
+                series = [round(t, 1) for t in missa_series(browser, server.url, throttle, missas)]
                 run.update(missa_from_down_p50_ms=round(percentile(series, 0.5), 1),
                            missa_from_down_p90_ms=round(percentile(series, 0.9), 1),
-                           missa_taps=len(series), missa_times=[round(t, 1) for t in series])
+                           missa_taps=len(series), missa_times=series,
+                           # Its times fall in two groups a frame apart (docs/PERFORMANCE.md):
+                           # how many made the earlier frame, within the target.
+                           missa_within_target=sum(t <= DOWN_P50_LIMIT_MS for t in series))
                 kinds = None
                 for javascript in (True, False):
                     phone = Phone(browser, server.url, throttle, javascript)
@@ -553,7 +556,8 @@ def measure(taps: int, repeats: int, throttle: int, missas: int) -> Row:
     measured = (
         f"with JavaScript, a Missa from the finger down to its new score painted "
         f"({figures['missa_taps']:.0f} Missas, a series' median): p50 {down50:.0f} ms, p90 "
-        f"{figures['missa_from_down_p90_ms']:.0f} ms (the game's mix from the finger down: p50 "
+        f"{figures['missa_from_down_p90_ms']:.0f} ms, {figures['missa_within_target']:.0f} of "
+        f"{figures['missa_taps']:.0f} within {DOWN_P50_LIMIT_MS:.0f} ms (the game's mix from the finger down: p50 "
         f"{figures.get('js_score_from_down_p50_ms', 0):.0f} ms; baseline, a number updated in "
         f"place, from the finger down: p50 {figures.get('js_probe_from_down_p50_ms', 0):.0f} ms); "
         f"tap to updated score ({figures.get('js_score_taps', 0):.0f} taps "

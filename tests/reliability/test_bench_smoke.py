@@ -111,6 +111,10 @@ def test_the_page_rows_report_their_figures(smoke):
     assert sum(game["tap_mix"].values()) == game["taps_per_game"]
     assert 0 < game["missa_from_down_p50_ms"] <= game["missa_from_down_p90_ms"]
     assert game["missa_taps"] == sizes["bench.browser_game"]["missas"]
+    # How many Missas made the target, counted from each repeat's own times.
+    repeats = {row["module"]: row["repeats"] for row in report["rows"]}["bench.browser_game"]
+    for repeat in repeats:
+        assert repeat["missa_within_target"] == sum(t <= 35 for t in repeat["missa_times"])
     history = rows["bench.history_scale"]
     for page in ("games", "stats", "home", "count"):
         assert 0 < history[f"{page}_p50_ms"] <= history[f"{page}_p99_ms"]
