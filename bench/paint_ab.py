@@ -8,7 +8,9 @@ on a fresh database, and the rounds take turns: a series of Missas on one, then
 on the next, so that what else the shared machine is doing weighs on each
 alike (its absolute times do not hold from one run to the next; the ratio
 does). A series is bench/browser_game.py's: from the finger down (the
-pointerdown's time) to the new score painted, at the row's 4× CPU slowdown.
+pointerdown's time) to the new score painted, at the row's 4× CPU slowdown;
+beside it the same from the finger lifted (the pointerup's time), and the
+time between the two.
 `--trace FILE` writes a Chromium trace of the whole run (devtools.timeline
 and the JavaScript sampler), to open in DevTools or Perfetto: where a tap's
 time goes, task by task.
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from scorekeeper.testing.live_server import LiveServer
 
-from .browser_game import missa_series
+from .browser_game import missa_parts
 from .chromium import chromium
 from .common import percentile
 
@@ -40,6 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     named = [spec.split("=", 1) for spec in args.checkouts]
     servers: list[LiveServer] = []
     times: dict[str, list[float]] = {name: [] for name, _ in named}
+    lifted: dict[str, list[float]] = {name: [] for name, _ in named}
     medians: dict[str, list[float]] = {name: [] for name, _ in named}
     try:
         for name, folder in named:
@@ -54,8 +57,10 @@ def main(argv: list[str] | None = None) -> None:
                 browser.start_tracing(path=str(args.trace), categories=TRACE_CATEGORIES)
             for _ in range(args.rounds):
                 for (name, _), server in zip(named, servers):
-                    series = missa_series(browser, server.url, args.throttle, args.taps)
+                    parts = missa_parts(browser, server.url, args.throttle, args.taps)
+                    series = [down for down, _ in parts]
                     times[name] += series
+                    lifted[name] += [lift for _, lift in parts]
                     medians[name].append(round(statistics.median(series), 1))
             if args.trace:
                 browser.stop_tracing()
@@ -65,7 +70,9 @@ def main(argv: list[str] | None = None) -> None:
     for name, _ in named:
         print(f"{name}: p50 {percentile(times[name], 0.5):.1f} ms, p90 "
               f"{percentile(times[name], 0.9):.1f} ms over {len(times[name])} Missas; "
-              f"each series' median: {medians[name]}")
+              f"each series' median: {medians[name]}; from the finger lifted: p50 "
+              f"{percentile(lifted[name], 0.5):.1f} ms; down to lift: p50 "
+              f"{statistics.median(d - lift for d, lift in zip(times[name], lifted[name])):.1f} ms")
 
 
 if __name__ == "__main__":
