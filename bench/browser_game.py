@@ -523,8 +523,8 @@ def measure(taps: int, repeats: int, throttle: int, missas: int) -> Row:
                 run.update(missa_from_down_p50_ms=round(percentile(series, 0.5), 1),
                            missa_from_down_p90_ms=round(percentile(series, 0.9), 1),
                            missa_taps=len(series), missa_times=series,
-                           # Its times fall in two groups a frame apart (docs/PERFORMANCE.md):
-                           # how many made the earlier frame, within the target.
+                           # Beside the median, how many made the target: a series'
+                           # median can sit on either side of it (docs/PERFORMANCE.md).
                            missa_within_target=sum(t <= DOWN_P50_LIMIT_MS for t in series))
                 kinds = None
                 for javascript in (True, False):
