@@ -36,3 +36,35 @@ def test_the_whole_board_settling_after_a_sheet_keeps_its_look(phone):
     looks = phone.evaluate(LOOKS, '<div class="settles"><button class="missa">Missa</button></div>')
     assert looks["during"] == ["none", "none"], looks
     assert looks["after"] == ["none", "auto"], looks
+
+
+def test_a_settle_restyles_nothing_while_it_holds(phone):
+    """A settle is an animation's delay: while it holds, no frame restyles
+    the button. A running animation restyled it at every frame, half a
+    second of a slow phone's work after every tap (docs/PERFORMANCE.md).
+    The settle is made long here, and its first 0.4 s are watched."""
+    start_game(phone)
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Performance.enable")
+
+    def restyles() -> float:
+        metrics = cdp.send("Performance.getMetrics")["metrics"]
+        return next(m["value"] for m in metrics if m["name"] == "RecalcStyleCount")
+
+    phone.evaluate("""() => {
+      const probe = document.createElement("div");
+      probe.id = "probe";
+      probe.style.setProperty("--settle", "3s");
+      probe.innerHTML = '<button class="missa settling">Missa</button>';
+      document.getElementById("board").append(probe);
+      getComputedStyle(probe.firstChild).boxShadow;  // styled once, now
+    }""")
+    before = restyles()
+    phone.wait_for_timeout(400)  # the subject is what the frames do meanwhile
+    during = restyles() - before
+    held = phone.evaluate("""() => {
+      const button = document.querySelector("#probe button");
+      return [getComputedStyle(button).pointerEvents, button.getAnimations().length];
+    }""")
+    assert held == ["none", 1], held  # still held, by its animation
+    assert during <= 3, f"the button was restyled {during} times in 0.4 s"

@@ -14,13 +14,14 @@ from support.timings import QUICK
 # What the server said on <html> (data-poll-ms...).
 TIMINGS = """() => Object.fromEntries(Object.entries(document.documentElement.dataset)
   .filter(([key]) => key.endsWith("Ms")))"""
-# What the style sheet makes of a control just answered and of the result's.
+# How long the style sheet holds a control just answered and the result's:
+# each settle is its animation's delay.
 SETTLES = """() => {
   const probe = document.createElement("div");
   probe.innerHTML = '<button class="settling">a</button><div class="over"><a href="#">b</a></div>';
   document.body.append(probe);
   const found = [probe.querySelector("button"), probe.querySelector("a")]
-    .map(e => getComputedStyle(e).animationDuration);
+    .map(e => getComputedStyle(e).animationDelay);
   probe.remove();
   return found;
 }"""

@@ -36,8 +36,8 @@ def test_the_script_and_the_style_sheet_fall_back_to_the_same_values():
                                      ("over-settle", "data-over-settle-ms", "1s")]:
         assert f"--{name}: {seconds};" in style
         assert f"--{name}: attr({attribute} ms, {seconds});" in style
-    assert "animation: settle-once var(--settle);" in style
-    assert "animation: settle var(--over-settle);" in style
+    assert "animation: settle-once 1ms var(--settle) backwards;" in style
+    assert "animation: settle 1ms var(--over-settle) backwards;" in style
 
 
 def test_a_server_configured_otherwise_says_so_on_html(fresh_store, monkeypatch):
