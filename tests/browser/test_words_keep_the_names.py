@@ -190,3 +190,24 @@ def test_the_undo_of_four_announcements_keeps_both_teams(new_phone, server, lang
     shown = names_shown(label)
     assert len(shown) == 2 and all(kept(s, f) for s, f in zip(shown, TEAMS)), shown
     assert not label.evaluate(CLIPPED) and lines_of(label) <= 2
+
+
+# Two partners' names as long as a side's name may be (40 characters).
+LONG_TEAMS = ["Abdelkrim Benjelloun & Fatima-Zahra El I", "Youssef Alaoui & Salma Bennani"]
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_the_undo_of_one_teams_missa_keeps_its_long_name_on_one_line(new_phone, server,
+                                                                     screenshot, language):
+    """A name is kept on one line (style.css): one as long as a side's may be
+    is cut in its middle to a line, not clipped at its start or its end."""
+    page = new_phone(viewport=SMALL)
+    game = post(page, server, "/api/games",
+                {"sides": LONG_TEAMS, "players": 4, "rules": {"target": 41}})
+    post(page, server, f"/api/games/{game['id']}/events", {"type": "missa", "side": 0})
+    page.goto(f"/games/{game['id']}?lang={language}")
+    label = page.locator(".undo-what")
+    shown = names_shown(label)
+    assert len(shown) == 1 and kept(shown[0], LONG_TEAMS[0]), shown
+    assert not label.evaluate(CLIPPED), shown
+    screenshot(page, f"undo-long-team-{language}")

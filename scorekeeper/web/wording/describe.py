@@ -109,6 +109,9 @@ UNDO_LABEL_CHARS = 56
 # A name is never cut shorter than this (its start, "…", its end): it stays
 # someone, and the label may then take its two lines whole.
 SHORTEST_NAME = 7
+# A name is kept on one line of the label (style.css), so never longer than a
+# line: a team's 40 characters, whole, were clipped at its start or its end.
+UNDO_NAME_CHARS = UNDO_LABEL_CHARS // 2 - 2
 # A name in the board's last events: a long one is cut in its middle there too.
 RECENT_NAME_CHARS = 26
 
@@ -152,6 +155,7 @@ def undo_words(event: engine.Event, sides: tuple[str, ...]) -> str:
     counted event it will take back offline in these very words."""
     def what(names):
         return event_text(event, tuple(isolated(name) for name in names), compact=True)
+    sides = short_names(sides, UNDO_NAME_CHARS)
     names = fitted_names(_("Undo: %(what)s") % {"what": what(sides)}, sides, UNDO_LABEL_CHARS)
     return what(names)
 
