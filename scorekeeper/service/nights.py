@@ -28,6 +28,7 @@ from ..engine.limits import NAME_LENGTH
 from ..engine.names import visible_name
 from ..storage.db import write_transaction
 from . import games, ids, players, ratings
+from .side_names import PARTNERS_JOINER
 
 MAX_ENTRANTS = 8  # a round robin's
 MAX_TOURNAMENT = 128  # a knockout's or a Swiss evening's
@@ -154,7 +155,7 @@ def night_of_games(db: sqlite_utils.Database, game_ids: list[str]) -> dict[str, 
 
 
 def _label(names: list[str]) -> str:
-    return " & ".join(names)
+    return PARTNERS_JOINER.join(names)
 
 
 def standings(db: sqlite_utils.Database, night: Night) -> tuple[list[Standing], list[Tie]]:

@@ -25,9 +25,13 @@ def names_played(db: sqlite_utils.Database, game_id: str | None, players: int) -
     return json.loads(row["sides"])
 
 
+# Between two partners' names, in a team's name: "Karim & Salma".
+PARTNERS_JOINER = " & "
+
+
 def team_name(partners: list[str]) -> str:
     """A side of two partners is called after them: "Karim & Salma"."""
-    name = " & ".join(partners)
+    name = PARTNERS_JOINER.join(partners)
     return name if len(name) <= NAME_LENGTH else name[:NAME_LENGTH - 1] + "…"
 
 

@@ -211,3 +211,40 @@ def test_the_undo_of_one_teams_missa_keeps_its_long_name_on_one_line(new_phone, 
     assert len(shown) == 1 and kept(shown[0], LONG_TEAMS[0]), shown
     assert not label.evaluate(CLIPPED), shown
     screenshot(page, f"undo-long-team-{language}")
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_a_long_teams_score_box_shows_both_partners(new_phone, server, screenshot, language):
+    """Each partner on a line of the box, cut at its end when long: the
+    second partner is seen (a long first name had pushed them out of the box,
+    "Abdelkrim Benjelloun &…"), and "&" ends the first line, never starts one."""
+    page = new_phone(viewport=SMALL)
+    game = post(page, server, "/api/games", {"sides": LONG_TEAMS, "players": 4})
+    page.goto(f"/games/{game['id']}?lang={language}")
+    for box, team in zip(page.locator(".side-name").all(), LONG_TEAMS):
+        assert not box.evaluate(CLIPPED), team
+        first, second = box.locator(".partner").all()
+        amp = box.locator(".amp").bounding_box()
+        top, bottom = first.bounding_box(), second.bounding_box()
+        assert bottom["y"] >= top["y"] + top["height"] - 1  # the second on a line of its own
+        assert abs(amp["y"] - top["y"]) < 2  # "&" on the first partner's line
+        for partner, name in zip((first, second), team.split(" & ")):
+            assert partner.bounding_box()["width"] > 40, name  # seen, not squeezed out
+            assert partner.inner_text() == name  # whole for a screen reader, cut by the style
+    assert page.locator(".side-name").first.inner_text().replace("\u00a0", " ").replace(
+        "\n", " ").split() == LONG_TEAMS[0].split()
+    screenshot(page, f"score-boxes-long-teams-{language}")
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_the_dealers_long_name_holds_on_one_line(new_phone, server, language):
+    """Cut in its middle: a team's name broken over two lines of the status
+    was read in pieces, and in Arabic its end was drawn after "Game in 33"."""
+    page = new_phone(viewport=SMALL)
+    game = post(page, server, "/api/games", {"sides": LONG_TEAMS, "players": 4})
+    page.goto(f"/games/{game['id']}?lang={language}")
+    dealer = page.locator(".status-text bdi")
+    shown = dealer.inner_text().strip("\u2068\u2069")
+    assert kept(shown, LONG_TEAMS[0]) and shown != LONG_TEAMS[0], shown
+    assert lines_of(dealer) == 1
+    assert not page.locator(".status-text").evaluate(CLIPPED)

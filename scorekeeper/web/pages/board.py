@@ -27,6 +27,7 @@ from ...engine.moves import (
 )
 from ...service import scoreboard
 from ...service.games import Game
+from ...service.side_names import PARTNERS_JOINER
 from ..wording import elision
 from ..wording.describe import isolated
 
@@ -76,6 +77,9 @@ class AnnounceLink:
 class SidePad:
     index: int
     name: str
+    # A team called after its partners ("Karim & Salma"): each of them, so that
+    # a long name is cut partner by partner, both kept; None for any other name.
+    partners: tuple[str, str] | None
     score: int
     to_win: ToWin | None  # None once the game is over
     announce: list[AnnounceLink]
@@ -289,6 +293,7 @@ def scoreboard_of(
         SidePad(
             index=side,
             name=name,
+            partners=partners_of(name) if setup.players == 4 else None,
             score=state.scores[side],
             to_win=wins[side],
             announce=_announce_links(state, draft, side, translate),
@@ -366,6 +371,13 @@ def _just_done(record: scoreboard.LastRecord | None, now: str | None) -> str | N
 # Moves made in a sheet over the board: once it closes, what was under the
 # finger is another control.
 SHEET_MOVES = ("reveal", "end_hand", "adjust", "hidden_ronda", "last_trick", "missa_last")
+
+
+def partners_of(name: str) -> tuple[str, str] | None:
+    """The two partners a team's name holds ("Karim & Salma"); None for a
+    name of its own ("Les Tigres") or one of more parts."""
+    parts = name.split(PARTNERS_JOINER)
+    return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
 
 
 def settles_board(just_done: str | None) -> bool:

@@ -130,6 +130,12 @@ def short_names(sides: tuple[str, ...], length: int = RECENT_NAME_CHARS) -> tupl
     return tuple(short_name(side, length) for side in sides)
 
 
+def line_name(name: str) -> str:
+    """A name on a line of the board's small text (the dealer, as the last
+    events): cut in its middle when long, so that it holds on that line."""
+    return short_name(name, RECENT_NAME_CHARS)
+
+
 def fitted_names(words: str, sides: tuple[str, ...], room: int) -> tuple[str, ...]:
     """`sides` with their longest names cut in the middle, the same length
     for all that are cut, so that `words` (a text that holds each name as an
