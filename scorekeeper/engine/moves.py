@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from .errors import N_, RuleViolation, ScoringError
-from .events import RANKS, Event, Missa, parse_event
+from .events import RANKS, Event, Hit, Missa, parse_event
 from .fold import apply, new_game
 from .limits import DECK
 from .state import Gain, Setup, State
@@ -162,8 +162,14 @@ class Timeline:
         scored = any(g.kind in CHAIN_GAINS for g in state.gains)
         if self.waiting and (scored or state.chain is None or state.finished):
             # Their chain stopped: scored (on this event's row), or the game was over first.
+            # A chain counts its last hit only: the hits it went on past counted nothing,
+            # and the one it stopped on counted unless this event is the chain's 10.
+            hits = state.setup.rules.hits
+            ended_by_its_own_hit = isinstance(event, Hit) and \
+                state.setup.rules.hit_step(event.value) == len(hits) - 1
+            last = None if ended_by_its_own_hit else self.waiting[-1]
             for index in self.waiting:
-                self.steps[index] = _chain_stopped(self.steps[index], scored)
+                self.steps[index] = _chain_stopped(self.steps[index], scored, index == last)
             self.waiting = []
         if "chain_open" in state.notes:
             self.waiting.append(len(self.steps))
@@ -176,7 +182,9 @@ class Timeline:
 CHAIN_GAINS = ("hit", "hit_missa")
 
 
-def _chain_stopped(step: Step, scored: bool) -> Step:
-    """`step` once its chain has stopped: its hit was counted then, or never."""
-    stopped = "chain_counted" if scored else "chain_lost"
+def _chain_stopped(step: Step, scored: bool, last: bool) -> Step:
+    """`step` once its chain has stopped: its hit was counted then (the hit
+    the chain stopped on), went on to the next one (a hit the chain went past),
+    or was never counted (the game was over first)."""
+    stopped = "chain_lost" if not scored else "chain_counted" if last else "chain_passed"
     return replace(step, notes=tuple(stopped if n == "chain_open" else n for n in step.notes))

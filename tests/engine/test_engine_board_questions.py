@@ -108,13 +108,16 @@ def test_a_hit_that_opens_a_chain_counts_when_it_stops():
     assert notes_of(game(), hit(A, 1), hit(B, 5))[-2:] == [("chain_open",), ("chain_open",)]
 
 
-def test_once_its_chain_has_stopped_a_hit_says_it_was_counted():
+def test_once_its_chain_has_stopped_a_hit_says_whether_it_was_counted():
     """Seen at the table: "Bount (1) · Nadia — counts when the chain stops",
-    long after it had."""
-    counted = ("chain_counted",)
-    assert notes_of(game(), hit(A, 1), hit(B, 5), chain_end()) == [counted, counted, ()]
-    assert notes_of(game(), hit(A, 1), hit(B, 5), hit(A, 10)) == [counted, counted, ()]
+    long after it had. A chain counts its last hit only: a hit it went on
+    past says so, where "counted when the chain stopped" read as if its 5
+    had scored beside the 10."""
+    counted, passed = ("chain_counted",), ("chain_passed",)
+    assert notes_of(game(), hit(A, 1), hit(B, 5), chain_end()) == [passed, counted, ()]
+    assert notes_of(game(), hit(A, 1), hit(B, 5), hit(A, 10)) == [passed, passed, ()]
     assert notes_of(game(), hit(A, 1), next_deal()) == [counted, ()]
+    assert notes_of(game(), hit(A, 1), hit(B, 5), next_deal()) == [passed, counted, ()]
     # Another side's 1 scores the chain and opens its own, which is still open.
     assert notes_of(game(), hit(A, 1), hit(B, 1)) == [counted, ("chain_open",)]
 

@@ -269,6 +269,7 @@ def points_text(step: Step, sides: tuple[str, ...]) -> str:
 NOTES = {
     "chain_open": N_("counts when the chain stops"),
     "chain_counted": N_("counted when the chain stopped"),
+    "chain_passed": N_("not counted: the chain went on"),
     "chain_lost": N_("not counted: the game was over first"),
     "awaiting_ranks": N_("waits for the ranks"),
     "missa_last_card": N_("last card: 0"),
