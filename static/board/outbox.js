@@ -602,16 +602,17 @@
     if (first) { sheet.querySelector("h2").focus(); }
   }
 
-  // Drop the refused tap; the others go on, on the game as it now is.
+  // Drop the refused tap; the others go on, each judged on the board it was
+  // made on, without the dropped one: sent on the game as it now is, a Next
+  // deal that the other phone had also tapped counted again (a deal skipped).
   function dropFirst() {
     var left = 0;
     change(function (entries) {
       var queued = ours(entries);
       if (!queued.length) { return; }
       without(entries, queued[0].id);
-      var version = Number(board().dataset.version);
-      ours(entries).forEach(function (entry, index) {
-        entry.version = version + index;
+      ours(entries).forEach(function (entry) {
+        entry.version -= 1;  // made on a board that counted the dropped tap
         entry.waited = true;
       });
       left = queued.length - 1;

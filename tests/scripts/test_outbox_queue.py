@@ -121,9 +121,13 @@ def test_a_refused_tap_stops_the_ones_after_it_until_the_scorer_chooses(table):
     assert moves(table) == ["missa.0"]
     assert table.state()["scores"] == [0, 0]
     refusal.locator("[data-choice=one]").click()  # drop it, send the rest
-    drained(page, version + 1)
+    # The rest is judged on the board it was made on: that phone's undo came
+    # after it too, and the scorer chooses again.
+    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Eux\u2069")
     assert moves(table) == ["missa.0", "missa.1"]
-    assert table.state()["scores"] == [0, 1]
+    refusal.locator("[data-choice=one]").click()
+    drained(page, version)
+    assert table.state()["scores"] == [0, 0]
 
 
 def test_two_tabs_of_one_phone_do_not_both_send_the_waiting_taps(table):
@@ -149,3 +153,30 @@ def test_two_tabs_of_one_phone_do_not_both_send_the_waiting_taps(table):
     assert moves(table) == ["missa.0", "missa.1"]
     assert table.state()["scores"] == [1, 1]
     assert second.evaluate("window.sends.made") == 0
+
+
+def test_the_taps_after_a_dropped_one_are_judged_on_the_board_they_were_made_on(table):
+    """Both phones tapped the same Missa and then Next deal, this one offline:
+    its Missa is refused ("Already recorded"), and once it is dropped its Next
+    deal is judged on the board the finger saw, refused the same way. Sent on
+    the game as it now is, that Next deal had counted: a deal skipped."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    tap(page, "Donne suivante")
+    waiting(page, 2)
+    table.event(type="missa", side=0)  # the other phone: the same two taps
+    table.event(type="next_deal")
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    refusal = page.locator(".refusal")
+    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
+    refusal.locator("[data-choice=one]").click()
+    expect(refusal.locator(".refused-what")).to_have_text("Donne suivante")
+    assert moves(table) == ["missa.0", "next_deal"]
+    refusal.locator("[data-choice=one]").click()  # the last one: nothing left to send
+    drained(page, version + 2)
+    state = table.state()
+    assert state["scores"] == [1, 0] and state["deal"] == 2, state
