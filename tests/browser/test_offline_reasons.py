@@ -65,3 +65,26 @@ def test_a_tap_on_its_way_comes_before_the_reason_of_the_board_before_it(phone):
     wait_past_double_tap(phone)
     phone.get_by_role("link", name="Ronda pour Nous", exact=True).tap()
     phone.wait_for_url("**a=0-ronda**")  # counted, the same tap marks it
+
+
+def test_offline_what_needs_the_server_looks_off_and_what_waits_does_not(phone, screenshot):
+    """A newcomer offline: End of hand and Options looked tappable, and only
+    said they needed the server once tapped. The Missa, kept for later, does
+    not look off."""
+    start_game(phone)
+    opacity = "e => Number(getComputedStyle(e).opacity)"
+    needs_server = [phone.get_by_role("link", name="Fin de manche", exact=True),
+                    phone.get_by_role("link", name="Plus", exact=True),
+                    phone.get_by_role("link", name="Ronda pour Nous", exact=True)]
+    kept = [phone.get_by_role("button", name="Missa pour Nous", exact=True),
+            phone.get_by_role("button", name="Donne suivante", exact=True)]
+    assert all(link.evaluate(opacity) == 1 for link in needs_server)
+    phone.context.set_offline(True)
+    _press(phone, "button", "Missa pour Nous")  # no answer: the link is lost
+    expect(phone.locator("html")).to_have_attribute("data-link", "lost")
+    assert all(link.evaluate(opacity) < 0.5 for link in needs_server)
+    assert all(button.evaluate(opacity) == 1 for button in kept)
+    screenshot(phone, "offline-what-needs-the-server")
+    phone.context.set_offline(False)
+    expect(phone.locator("html")).not_to_have_attribute("data-link", "lost", timeout=8000)
+    assert all(link.evaluate(opacity) == 1 for link in needs_server)
