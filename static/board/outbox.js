@@ -356,11 +356,32 @@
   // Next deal). The box says what the tap needs instead: true if it did.
   // With nothing waiting, the board is the game as stored: its reason holds.
   function behind(control) {
+    if (control.hasAttribute("data-offline")) {  // off for the server's absence alone
+      say(control.closest(".announce, .marks") ? "announce-offline" : "view-offline");
+      return true;
+    }
     if (!ours(load()).length) { return false; }
     var needed = "waiting-first";
     if (link === "lost") { needed = control.closest(".announce, .marks") ? "announce-offline" : "view-offline"; }
     say(needed);
     return true;
+  }
+
+  // Without the server, what opens a view of the board (a sheet, the
+  // announcements, a mark taken back) cannot: it is off, as it looks and as
+  // it says when tapped (behind). They looked tappable. What the outbox keeps
+  // for later (a Missa, a hit, Next deal, Undo) and a sheet's Close stay on.
+  function offLinks(current, lost) {
+    current.querySelectorAll("a.button[data-swap]:not(.close), .marks a[data-swap]")
+      .forEach(function (link) {
+        if (lost && link.getAttribute("aria-disabled") !== "true") {
+          link.setAttribute("aria-disabled", "true");
+          link.setAttribute("data-offline", "");
+        } else if (!lost && link.hasAttribute("data-offline")) {
+          link.removeAttribute("aria-disabled");
+          link.removeAttribute("data-offline");
+        }
+      });
   }
 
   function texts() { return document.getElementById("outbox-texts"); }
@@ -402,6 +423,7 @@
     var refused = queued.length && queued[0].refused ? queued : null;
     set(root, "data-link", link);
     set(root, "data-outbox", waiting ? String(waiting) : null);
+    offLinks(current, link === "lost");
     showNotice(waiting, refused);
     if (!queued.length) {
       restore(current);
@@ -492,11 +514,22 @@
   // a waiting Next deal or a second Missa shows, so no one taps it again
   // (a table tapped Next deal twice offline and saw a deal skipped). Only words:
   // what they will score is the server's to say once they are sent.
+  // When they no longer fit its two lines, the oldest give way to "…": the
+  // newest are the ones a scorer checks (they were the ones cut off).
   function listWaiting(current, queued) {
     var quiet = current.querySelector(".quiet-strip span");
     if (!quiet) { return; }
     var labels = queued.map(function (entry) { return entry.label; });
-    shows(quiet, text("waiting-list").replace("{list}", labels.join(text("list-sep"))));
+    var said = function (from) {
+      var list = labels.slice(from).join(text("list-sep"));
+      return text("waiting-list").replace("{list}", from ? "…" + text("list-sep") + list : list);
+    };
+    var from = 0;
+    shows(quiet, said(from));
+    while (from < labels.length - 1 && quiet.scrollHeight > quiet.clientHeight + 1) {
+      from += 1;
+      shows(quiet, said(from));
+    }
   }
 
   // In a box of fixed size over the status line, under its deal line: it

@@ -84,6 +84,8 @@ def test_offline_what_needs_the_server_looks_off_and_what_waits_does_not(phone, 
     expect(phone.locator("html")).to_have_attribute("data-link", "lost")
     assert all(link.evaluate(opacity) < 0.5 for link in needs_server)
     assert all(button.evaluate(opacity) == 1 for button in kept)
+    _press(phone, "link", "Fin de manche")  # off, and says why
+    expect(phone.locator("#link-state")).to_contain_text("besoin du serveur")
     screenshot(phone, "offline-what-needs-the-server")
     phone.context.set_offline(False)
     expect(phone.locator("html")).not_to_have_attribute("data-link", "lost", timeout=8000)

@@ -88,3 +88,22 @@ def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
     wait_for_polls(phone)  # a poll later, still deal 2
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6")
+
+
+def test_many_waiting_taps_keep_the_newest_in_sight(new_phone, screenshot):
+    """Seven taps waiting no longer fit the strip's two lines: the oldest
+    give way to "…" and the newest stay readable (they were the ones cut off,
+    "…, Donne…")."""
+    phone = new_phone(viewport={"width": 360, "height": 640})
+    start_game(phone)
+    phone.context.set_offline(True)
+    for name in ["Missa pour Nous", "Missa pour Eux", "Donne suivante", "Missa pour Nous",
+                 "1 Bount pour Eux", "Missa pour Eux", "Donne suivante"]:
+        _tap(phone, name)
+    expect(phone.locator("html")).to_have_attribute("data-outbox", "7")
+    words = phone.locator(".announce-slot .quiet-strip span")
+    said = words.inner_text()
+    assert said.startswith("En attente, hors du score : …, "), said
+    assert said.endswith("Missa · \u2068Eux\u2069, Donne suivante"), said  # the newest, whole
+    assert not words.evaluate("e => e.scrollHeight > e.clientHeight + 1")  # nothing cut
+    screenshot(phone, "offline-many-waiting")

@@ -354,16 +354,17 @@ def predicted(choice) -> Markup:
 
 
 def move_words(move, setup: engine.Setup) -> Markup:
-    """A board button's `data-what`: its event as the log says it ("Missa ·
-    Eux"), so that a tap waiting for the server is named as it will be once
-    recorded (the undo button, the refusal sheet)."""
+    """A board button's `data-what`: its event as the Undo will say it once
+    recorded ("Missa · Eux", undo_words: a long name cut the same way), so
+    that a tap waiting for the server is named as it will be then (the undo
+    button, the refusal sheet, the waiting taps' list)."""
     try:
         event = engine.parse_event(move.event, setup) if move.event else None
     except engine.InvalidInput:
         event = None
     if event is None:
         return Markup("")
-    return Markup(' data-what="%s"') % event_words(event, setup.sides)
+    return Markup(' data-what="%s"') % undo_words(event, setup.sides)
 
 
 def last_trick_outcome(outcome: str) -> str:
