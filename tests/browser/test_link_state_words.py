@@ -68,18 +68,22 @@ def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot,
     buttons = phone.locator("#board .pads").bounding_box()
     phone.context.set_offline(True)
     state = phone.locator("#link-state")
-    phone.locator(".side-0 .announce a").filter(has_text=ronda).first.tap()
+    announce = phone.locator(".side-0 .announce a").filter(has_text=ronda).first
+    # Off while the server is away (aria-disabled): a finger taps it anyway.
+    expect(announce).to_have_attribute("aria-disabled", "true")
+    announce.tap(force=True)
     expect(state).to_contain_text(announcements)
     screenshot(phone, f"offline-announcement-{language}")
     assert phone.locator("#board .pads").bounding_box() == buttons  # nothing moved
     assert "a=" not in phone.url  # nothing was marked
     wait_past_double_tap(phone)
-    phone.get_by_role("link", name=end_of_hand, exact=True).tap()
+    phone.get_by_role("link", name=end_of_hand, exact=True).tap(force=True)
     expect(state).to_contain_text(sheet)
     # Once the sentence has been read, the box says the connection again.
     expect(state).not_to_contain_text(sheet, timeout=8000)
     expect(state).to_be_visible()
     phone.context.set_offline(False)
     wait_past_double_tap(phone)
-    phone.locator(".side-0 .announce a").filter(has_text=ronda).first.tap()
+    expect(announce).not_to_have_attribute("aria-disabled", "true")  # on with the server
+    announce.tap()
     phone.wait_for_url("**a=0-ronda**")  # back online, the same tap marks it
