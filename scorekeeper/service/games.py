@@ -382,8 +382,14 @@ class EndsEarlier(RuleViolation):
             self.params, what=_what(self.event, self.sides, event_text))
 
 
+class Reopens(RuleViolation):
+    """A correction after which a finished game is no longer over: where a
+    person corrects a game (the history's page), asked before it is saved."""
+
+
 def correct(
-    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str
+    db: sqlite_utils.Database, game_id: str, body: Any, key: str | None, now: str,
+    ask_before_reopening: bool = False,
 ) -> tuple[Game, bool]:
     """Change a past event, remove it, or put a removed one back:
     `{"seq": n, "event": {...} or null}`. The correction is a new record of
@@ -391,7 +397,9 @@ def correct(
     corrected, and a correction that a later event cannot survive is refused
     with a sentence that names that event. When the corrected game is over
     before its last events, `"remove_after_end": true` removes them as well
-    (one removal record each, after the correction); without it, refused."""
+    (one removal record each, after the correction); without it, refused.
+    `ask_before_reopening`: a correction that leaves a finished game no longer
+    over is refused (Reopens), for the caller to ask first."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("A correction must be a JSON object."))
     body = dict(body)
@@ -432,8 +440,9 @@ def correct(
         events = [replacement if s == seq else engine.recorded_event(e, setup)
                   for s, e in standing]
         removed: list[int] = []
+        corrected = None  # the corrected game, when it plays to its last event
         try:
-            engine.replay(setup, events)
+            corrected = engine.replay(setup, events)
         except engine.GameOver as error:
             end = error.event_index  # the corrected game is over before this event
             if not remove_after_end:
@@ -447,6 +456,12 @@ def correct(
             standing, events = standing[:end], events[:end]
         except ScoringError as error:
             raise _correction_refused(setup, standing, events, seq, numbers, error) from None
+        if ask_before_reopening and game.state.finished and corrected is not None \
+                and not corrected.finished:
+            raise Reopens(
+                N_("This game is over. With this correction it is no longer: its score "
+                   "becomes %(score)s and it goes on. Reopen it, or change the correction."),
+                score=" – ".join(str(points) for points in corrected.scores))
         version = game.version + 1
         store.append(db, game_id, version, "correction", {"corrects": seq, "event": payload},
                      key, now)

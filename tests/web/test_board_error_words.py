@@ -87,3 +87,34 @@ def test_an_event_number_past_what_the_store_holds_is_not_found(client, api, seq
     for method in (client.get, client.post):
         assert method(f"/games/{game}/events/{seq}/correct").status_code in (400, 404)
     assert client.get(f"/games/{game}/events/1/correct").status_code == 200
+
+
+def test_a_correction_that_would_reopen_a_finished_game_asks_first(client, api):
+    """A newcomer removed the winning tap from the review and the game was
+    running again, nothing asked: its next tap on the board would count. The
+    page asks, the game stays over until the answer, and the API (a client
+    that knows what it does) is asked nothing."""
+    client.set_cookie("lang", "fr")
+    game = api.new_game(sides=["Nadia", "Samir"])["id"]
+    assert api.event(game, type="adjust", side=0, points=32).status_code == 200
+    assert api.event(game, type="missa", side=0).status_code == 200
+    assert api.state(game)["finished"]
+    page = f"/games/{game}/events/2/correct"
+    asked = press(client, page, "remove")
+    words = _words(asked)
+    assert asked.status_code == 409
+    assert "Cette partie est terminée. Avec cette correction, elle ne l'est plus : son score " \
+           "devient 32 – 0 et elle reprend." in words
+    assert api.state(game)["finished"] and api.state(game)["version"] == 2  # nothing saved
+    form, button = find_button(asked.get_data(as_text=True), "remove_and_reopen")
+    assert "Rouvrir la partie avec cette correction" in button.label
+    reopened = submit(client, form, button)
+    assert reopened.status_code == 303
+    state = api.state(game)
+    assert not state["finished"] and state["scores"] == [32, 0]
+    # The API corrects as its contract says, without a question.
+    again = api.new_game(sides=["Nadia", "Samir"])["id"]
+    api.event(again, type="adjust", side=0, points=32)
+    api.event(again, type="missa", side=0)
+    answer = client.post(f"/api/games/{again}/corrections", json={"seq": 2, "event": None})
+    assert answer.status_code == 200 and not answer.get_json()["finished"]

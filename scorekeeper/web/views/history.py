@@ -202,7 +202,7 @@ def _entry(game: games.Game, seq: int) -> Entry:
 
 def _correction_page(game: games.Game, entry: Entry,
                      values: dict, error: str | None = None, ends_earlier: str | None = None,
-                     status: int = 200):
+                     status: int = 200, reopens: str | None = None):
     """The correction form, filled with `values` (the event as stored, or as
     the refused correction had it: an edit is never lost)."""
     form = CorrectForm(formdata=None, token=one_time_token(), expected_version=game.version)
@@ -215,7 +215,7 @@ def _correction_page(game: games.Game, entry: Entry,
             counts = list(values.get("cards") or [])
     return render_template(
         "history/correct.html", game=game, entry=entry, form=form, hand=hand, deal=deal,
-        values=values, counts=counts, error=error, ends_earlier=ends_earlier,
+        values=values, counts=counts, error=error, ends_earlier=ends_earlier, reopens=reopens,
         back=_review_url(game), RANKS=RANKS, KINDS=KINDS, OUTCOMES=LAST_TRICK_OUTCOMES,
     ), status
 
@@ -229,9 +229,12 @@ def correct(game_id: str, seq: int):
         return _correction_page(game, entry, to_dict(entry.event))
     form = CorrectForm()
     action = request.form.get("action") or ""
-    # "…_and_trim": the same, with the events after the game's new end removed.
+    # "…_and_trim": the same, with the events after the game's new end removed;
+    # "…_and_reopen": the same, on a finished game that it reopens (asked first,
+    # since the next tap on its board would then count).
     trim = action in ("change_and_trim", "remove_and_trim")
-    action = action.removesuffix("_and_trim")
+    reopen = action in ("change_and_reopen", "remove_and_reopen", "restore_and_reopen")
+    action = action.removesuffix("_and_trim").removesuffix("_and_reopen")
     if not form.validate() or action not in ("change", "remove", "restore"):
         flash(gettext(INCOMPLETE_FORM), "error")
         return redirect(here, 303)
@@ -245,13 +248,14 @@ def correct(game_id: str, seq: int):
             "remove_after_end": trim}
     try:
         game, _ = games.correct(get_db(), game_id, body, f"form:{form.token.data}:correct",
-                                utc_now())
+                                utc_now(), ask_before_reopening=not reopen)
     except ScoringError as error:
         values = event if event is not None else to_dict(entry.event)
         ends_earlier = action if isinstance(error, games.EndsEarlier) else None
+        reopens = action if isinstance(error, games.Reopens) else None
         sentence = sentence_of(in_page_words(error, CORRECTION_WORDS, INCOMPLETE_FORM))
         return _correction_page(game, entry, values, sentence, ends_earlier,
-                                status_of(error))
+                                status_of(error), reopens)
     flash(gettext("Corrected: the score is now %(score)s.",
                   score=" – ".join(str(s) for s in game.state.scores)))
     return redirect(_review_url(game), 303)
