@@ -106,6 +106,7 @@ def test_a_correction_that_would_reopen_a_finished_game_asks_first(client, api):
     assert "Cette partie est terminée. Avec cette correction, elle ne l'est plus : son score " \
            "devient 32 – 0 et elle reprend." in words
     assert api.state(game)["finished"] and api.state(game)["version"] == 2  # nothing saved
+    assert 'class="correct-form asked"' in asked.get_data(as_text=True)  # a moment untappable
     form, button = find_button(asked.get_data(as_text=True), "remove_and_reopen")
     assert "Rouvrir la partie avec cette correction" in button.label
     reopened = submit(client, form, button)
