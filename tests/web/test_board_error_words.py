@@ -119,3 +119,20 @@ def test_a_correction_that_would_reopen_a_finished_game_asks_first(client, api):
     api.event(again, type="missa", side=0)
     answer = client.post(f"/api/games/{again}/corrections", json={"seq": 2, "event": None})
     assert answer.status_code == 200 and not answer.get_json()["finished"]
+
+
+def test_putting_back_an_event_that_would_reopen_a_finished_game_asks_too(client, api):
+    """A penalty removed, the game won; putting the penalty back would leave
+    the winner under the target: asked, with its own answer on that page."""
+    client.set_cookie("lang", "en")
+    game = api.new_game(sides=["Nadia", "Samir"])["id"]
+    assert api.event(game, type="adjust", side=0, points=-5).status_code == 200
+    client.post(f"/api/games/{game}/corrections", json={"seq": 1, "event": None})
+    assert api.event(game, type="adjust", side=0, points=33).status_code == 200
+    assert api.state(game)["finished"]
+    asked = press(client, f"/games/{game}/events/1/correct", "restore")
+    assert asked.status_code == 409 and "its score becomes 28 – 0" in _words(asked)
+    assert api.state(game)["finished"]
+    form, button = find_button(asked.get_data(as_text=True), "restore_and_reopen")
+    assert submit(client, form, button).status_code == 303
+    assert not api.state(game)["finished"] and api.state(game)["scores"] == [28, 0]
