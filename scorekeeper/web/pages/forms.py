@@ -10,7 +10,6 @@ game, the history and players, the club nights."""
 import secrets
 from typing import Any
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from markupsafe import Markup
@@ -31,6 +30,7 @@ from ...engine.houserules import rule_form
 from ...engine.limits import NAME_LENGTH
 from ...service.nights import MAX_ENTRANTS, MAX_TOURNAMENT
 from ..wording import rule_texts
+from ..wording.translate import _l
 
 TOKEN_LENGTH = 100
 # WTForms' own Arabic catalog lacks its Length sentence: ours is in our catalogs.

@@ -11,7 +11,6 @@ from flask_babel import (
     format_decimal,
     format_percent,
     get_locale,
-    gettext,
 )
 from markupsafe import Markup, escape
 
@@ -20,6 +19,7 @@ from ...engine.limits import LIMITS
 from ...service.nights import Tie
 from ..plumbing import assets
 from ..wording import describe, i18n, rule_texts
+from ..wording.translate import gettext
 from . import charts, forms
 
 # The board's timings, as a phone gets them: how often it asks whether

@@ -18,7 +18,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
@@ -51,6 +50,7 @@ from ..plumbing.errors import status_of
 from ..wording import rule_texts
 from ..wording.describe import isolated, rank_name, sentence_of
 from ..wording.elision import default_name, default_names
+from ..wording.translate import gettext
 from .shared import (
     INCOMPLETE_FORM,
     POINTS_WORDS,

@@ -7,7 +7,6 @@ correction's one-time token is its Idempotency-Key.
 import re
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from ...engine import RANKS, recorded_event, to_dict
@@ -20,6 +19,7 @@ from ..pages.forms import ConfirmForm, CorrectForm, one_time_token
 from ..plumbing.db import get_db
 from ..plumbing.errors import status_of
 from ..wording.describe import sentence_of
+from ..wording.translate import gettext, ngettext
 from .shared import (
     INCOMPLETE_FORM,
     PAGE_NUMBER,

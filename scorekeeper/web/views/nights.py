@@ -17,7 +17,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
 from wtforms.fields.choices import SelectChoice
 
 from ...engine.errors import ScoringError
@@ -38,6 +37,7 @@ from ..plumbing.db import get_db
 from ..wording import rule_texts
 from ..wording.describe import sentence_of
 from ..wording.elision import about
+from ..wording.translate import gettext
 from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("nights", __name__)

@@ -2,7 +2,6 @@
 button that turns one away (service/phones.py decides and writes)."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from flask_babel import gettext
 
 from ...engine.errors import ScoringError
 from ...service import phones
@@ -11,6 +10,7 @@ from ..guard.access import gate, this_phone
 from ..pages.forms import ConfirmForm, one_time_token
 from ..plumbing.db import get_db
 from ..wording.describe import sentence_of
+from ..wording.translate import gettext
 from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("phones", __name__)

@@ -3,7 +3,6 @@ pair, and the changes (rename, merge and its undoing). Thin:
 service/players.py writes, service/person_stats.py reads."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
 
 from ...engine import tally
 from ...engine.errors import N_, ScoringError
@@ -14,6 +13,7 @@ from ..pages.forms import ConfirmForm, MergeForm, PlayerForm, one_time_token
 from ..plumbing.db import get_db
 from ..wording.describe import sentence_of
 from ..wording.elision import say
+from ..wording.translate import gettext
 from .shared import INCOMPLETE_FORM, gains_bars, no_such_page, page_number
 
 bp = Blueprint("players", __name__)

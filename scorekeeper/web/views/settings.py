@@ -3,7 +3,6 @@ editable), the preset new games start with, and /rules, how scoring works
 under a preset, in plain words made from its values."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext, ngettext
 
 from ... import engine
 from ...engine.errors import ScoringError
@@ -21,6 +20,7 @@ from ..pages.forms import (
 from ..plumbing.db import get_db
 from ..wording import rule_texts
 from ..wording.describe import sentence_of
+from ..wording.translate import gettext, ngettext
 
 bp = Blueprint("settings", __name__)
 

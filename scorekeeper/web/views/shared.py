@@ -5,7 +5,6 @@ a finished game's), the chart of a name's gains."""
 import re
 
 from flask import abort, request
-from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from ...engine import tally
@@ -21,6 +20,7 @@ from ..plumbing.db import get_db
 from ..plumbing.errors import error_answer
 from ..wording.describe import gain_name
 from ..wording.i18n import join_list, right_to_left
+from ..wording.translate import gettext
 
 PAGE_NUMBER = re.compile(r"[1-9]\d{0,5}")
 # A posted form without its keys or fields: only a hand-made post, or a page

@@ -25,7 +25,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ...engine import recorded_event
@@ -40,6 +39,7 @@ from ..plumbing.db import get_db
 from ..plumbing.errors import error_answer
 from ..wording.describe import event_kind, event_text, sentence_of
 from ..wording.elision import say
+from ..wording.translate import gettext, ngettext
 from .shared import load_game_or_404
 
 bp = Blueprint("transfer", __name__)

@@ -1,7 +1,5 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from markupsafe import Markup
 
 from ... import engine
@@ -10,6 +8,7 @@ from ...engine.moves import Step, ToWin, points_of
 from . import elision
 from .elision import PRONOUNS, form_of, say
 from .i18n import join_list
+from .translate import _, ngettext
 
 WINS = (N_("We win!"), N_("They win!"), N_("You win!"))
 # The Spanish deck's figures (valet, cavalier, roi in French).

@@ -18,13 +18,13 @@ import re
 from typing import Mapping
 
 from flask import Flask
-from flask_babel import get_locale, get_translations, gettext
-from flask_babel import pgettext as contextual_gettext
 from jinja2 import pass_context
 from markupsafe import Markup
 
 from ...engine.errors import N_
 from ...engine.names import DEFAULT_NAMES, DEFAULT_SIDE_NAMES
+from . import translate
+from .translate import gettext, language, translations
 
 # "de" or "que" right before a value: "de %(name)s", "que %(side)s".
 BEFORE_VALUE = re.compile(r"\b(d|qu)e (?=%\((\w+)\)s)", re.IGNORECASE)
@@ -113,7 +113,7 @@ def default_names() -> tuple[str, ...]:
     """The sides' names before any game was played, in the page's language
     (engine/names.py: Us, Them, You): pronouns, which a sentence about the
     side must say as pronouns ("We win!", not "Us wins!")."""
-    return DEFAULT_NAMES.get(str(get_locale()), DEFAULT_NAMES["en"])
+    return DEFAULT_NAMES.get(language(), DEFAULT_NAMES["en"])
 
 
 def default_name(name: str) -> int | None:
@@ -137,10 +137,10 @@ def elide(template: str, values: Mapping) -> str:
     """`template` (a translation, not yet filled) with "de"/"que" elided
     before the values that begin with a vowel, when the page is French; with
     «لـ» and a default name made one word, when it is Arabic."""
-    language = str(get_locale())
-    if not values or language not in ("fr", "ar"):
+    code = language()
+    if not values or code not in ("fr", "ar"):
         return template
-    if language == "ar":
+    if code == "ar":
         return LI_BEFORE_VALUE.sub(lambda match: _arabic_li(match, values), template)
     return BEFORE_VALUE.sub(
         lambda match: match.group(1) + "'" if _begins_with_vowel(values.get(match.group(2)))
@@ -159,7 +159,7 @@ def form_of(name, team: bool = False) -> str | None:
 def _about_template(message: str, subject: str, team: bool, values: Mapping) -> str:
     form = form_of(values[subject], team)
     if (form, message) in FORMS:
-        template = contextual_gettext(form, message)
+        template = translate.pgettext(form, message)
     else:
         template = gettext(message)
     return elide(template, values)
@@ -197,14 +197,14 @@ def sentence(error, translate=gettext, event_text=None) -> str:
 @pass_context
 def _template_gettext(context, string: str, /, **values) -> str:
     # As Jinja's own (jinja2.ext's newstyle gettext), with the elision.
-    template = elide(get_translations().ugettext(string), values)
+    template = elide(translations().ugettext(string), values)
     return (Markup(template) if context.eval_ctx.autoescape else template) % values
 
 
 @pass_context
 def _template_ngettext(context, singular: str, plural: str, count: int, /, **values) -> str:
     values.setdefault("num", count)  # a template may give its own num ("{num}", for the script)
-    template = elide(get_translations().ungettext(singular, plural, count), values)
+    template = elide(translations().ungettext(singular, plural, count), values)
     return (Markup(template) if context.eval_ctx.autoescape else template) % values
 
 

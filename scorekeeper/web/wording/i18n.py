@@ -12,6 +12,7 @@ from markupsafe import Markup
 from ..plumbing.app_response import add_vary
 from ..plumbing.local_paths import local_path
 from . import catalogs, elision
+from .translate import language
 
 LANGUAGES = ("fr", "ar", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -35,9 +36,8 @@ LIST_SEPARATORS = {"ar": "، "}
 
 def join_list(items) -> str:
     """Items in a row, with the language's own comma ("A, B"; «A، B»)."""
-    language = str(get_locale() or DEFAULT_LANGUAGE)
     items = list(items)
-    separator = LIST_SEPARATORS.get(language, ", ")
+    separator = LIST_SEPARATORS.get(language(), ", ")
     if any(isinstance(item, Markup) for item in items):  # a page's: its names in <bdi>
         return Markup(separator).join(items)
     return separator.join(str(item) for item in items)
@@ -49,7 +49,7 @@ def text_direction(language: str) -> str:
 
 def right_to_left() -> bool:
     """Whether this request's page reads right to left."""
-    return text_direction(str(get_locale() or DEFAULT_LANGUAGE)) == "rtl"
+    return text_direction(language()) == "rtl"
 
 
 def language_links() -> list[dict]:
@@ -98,6 +98,6 @@ def init_app(app: Flask) -> None:
 
 def language_context() -> dict:
     """What every page knows of its language (a context processor)."""
-    language = str(get_locale() or DEFAULT_LANGUAGE)
-    return {"language": language, "direction": text_direction(language),
+    code = str(get_locale() or DEFAULT_LANGUAGE)
+    return {"language": code, "direction": text_direction(code),
             "language_links": language_links, "plural_samples": plural_samples}

@@ -3,12 +3,10 @@ per rule, how a value reads, a game's summary, and the plain explanation of
 how scoring works, all made from the rules' values so they cannot disagree
 with the engine."""
 
-from flask_babel import get_locale
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from ...engine import HouseRules
 from ...engine.houserules import PRESET_NAMES
+from .translate import _, _l, language
 
 
 def preset_name(name: str) -> str:
@@ -16,7 +14,7 @@ def preset_name(name: str) -> str:
     (the key stays the contract's, `appli`, `classique`: the API, the forms'
     values, the stored rules); a table's own as it was named."""
     names = PRESET_NAMES.get(name)
-    return name if names is None else names.get(str(get_locale()), names["en"])
+    return name if names is None else names.get(language(), names["en"])
 
 
 LABELS = {
