@@ -68,7 +68,7 @@ def test_a_four_player_game_with_an_announcement_contest_and_its_reveal(phone, s
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda, Nous Ronda")  # the partner's
     mark(phone, "Ronda pour Eux", then="Annonces : Nous Ronda, Nous Ronda, Eux Ronda")
     tap(phone, "Valider")
-    expect(phone.get_by_text("Rondas à départager")).to_be_visible()
+    expect(phone.get_by_text("Rondas : le rang décide")).to_be_visible()
     expect(phone.get_by_role("button", name="Donne suivante")).to_be_disabled()
     mark(phone, "Choisir les rangs", then="Meilleure Ronda de Nous")
     screenshot(phone, "sheet-ranks")

@@ -154,7 +154,7 @@ def test_ranks_are_asked_when_the_kind_does_not_decide(french):
     state = api_state(french, board)
     assert state["awaiting_reveal"] and state["scores"] == [0, 0]
     page = french.get(board).get_data(as_text=True)
-    assert "Rondas à départager" in text(page)
+    assert "Rondas : le rang décide" in text(page)
     assert find_button(page, "next_deal")[1].disabled
     sheet = french.get(board + "?sheet=ranks").get_data(as_text=True)
     assert "Meilleure Ronda de <bdi>Nous</bdi>" in sheet and "Cavalier" in sheet
