@@ -3,6 +3,7 @@ grid are a mis-tap, not a tie. The board records nothing, says why, and
 keeps the ranks sheet open; ranks that can be are recorded as before.
 Through the test client, as a phone without JavaScript."""
 
+import re
 from html import unescape
 
 from scorekeeper.web.pages import resume
@@ -35,6 +36,31 @@ def test_two_tringas_of_one_rank_are_asked_again_and_nothing_is_recorded(french)
     state = api_state(french, board)
     assert state["awaiting_reveal"] is True and state["scores"] == [0, 0]
     assert state["version"] == 1
+
+
+def checked_ranks(page: str) -> list[tuple[str, str]]:
+    """The ranks picked on a ranks sheet: (field, rank) of each checked radio."""
+    return re.findall(r'<input type="radio" name="(rank\d)" value="(\d+)" checked>', page)
+
+
+def test_the_ranks_picked_stay_picked_after_the_refusal(french):
+    """A mis-tap is one rank to change: the sheet asked again keeps both picks,
+    without JavaScript (the redirect) and with it (the board drawn for the script)."""
+    board, sheet = contest(french)
+    assert checked_ranks(sheet) == []
+    form, button = find_button(sheet, "reveal")
+    response = submit(french, form, button, extra={"rank0": "5", "rank1": "5"})
+    asked = french.get(response.headers["Location"]).get_data(as_text=True)
+    assert checked_ranks(asked) == [("rank0", "5"), ("rank1", "5")]
+    # Refused again from that sheet, with other picks: those are the ones shown.
+    form, button = find_button(asked, "reveal")
+    response = submit(french, form, button, extra={"rank0": "7", "rank1": "7"},
+                      headers={"X-Board": "1"})
+    assert checked_ranks(response.get_data(as_text=True)) == [("rank0", "7"), ("rank1", "7")]
+    # One rank changed, and the reveal counts.
+    form, button = find_button(response.get_data(as_text=True), "reveal")
+    submit(french, form, button, extra={"rank0": "7", "rank1": "6"})
+    assert api_state(french, board)["awaiting_reveal"] is False
 
 
 def test_ranks_that_can_be_are_recorded(french):

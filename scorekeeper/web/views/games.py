@@ -21,6 +21,7 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
+from ...engine import RANKS
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from ...service import (
@@ -67,6 +68,7 @@ SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 # and 5,000 digits are past int()'s limit.
 CARD_COUNT = re.compile(r"-?\d{1,4}")
 _INDEX = re.compile(r"\d")
+RANK_VALUES = {str(rank) for rank in RANKS}
 
 
 def _wants_board() -> bool:
@@ -86,6 +88,24 @@ def _cards_from_query(args: MultiDict, setup) -> list[int | None] | None:
         # As typed, 45 too: the sheet says why it cannot be (not a count of 40).
         counts.append(int(value) if CARD_COUNT.fullmatch(value) else None)
     return counts
+
+
+def _ranks_from_query(args: MultiDict) -> dict[int, int]:
+    """The ranks picked on a refused ranks sheet (`rank<side>` in the query),
+    shown picked again: a mis-tap is one rank to change, not all to pick anew."""
+    picked = {}
+    for key, value in args.items():
+        if key.startswith("rank") and _INDEX.fullmatch(key[4:]) and value in RANK_VALUES:
+            picked[int(key[4:])] = int(value)
+    return picked
+
+
+def _with_picks(back: str, event: dict) -> str:
+    """`back` (a board query) with the ranks of a refused reveal picked."""
+    kept = [(k, v) for k, v in parse_qsl(_safe(back)) if not k.startswith("rank")]
+    picks = [(f"rank{side}", str(rank)) for side, rank in enumerate(event.get("ranks") or [])
+             if rank is not None]
+    return urlencode(kept + picks)
 
 
 def shown_or_404(game_id: str) -> scoreboard.Shown:
@@ -119,6 +139,7 @@ def render_board(
         board=drawn,
         sheet=args.get("sheet"),
         ask_early=args.get("ask") == "early",
+        picked_ranks=_ranks_from_query(args),
         play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
         undo_form=UndoForm(formdata=None, token=one_time_token(),
                            expected_version=game.version),
@@ -248,7 +269,7 @@ def play(game_id: str):
     event = board.event_for_move(move, request.form, game.setup)
     doubt = board.ranks_in_doubt(game.state, event, rank_name)
     if doubt is not None:
-        return _after_action(game_id, doubt, form.back.data or "")
+        return _after_action(game_id, doubt, _with_picks(form.back.data or "", event))
     try:
         scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move), utc_now(),
                        form.expected_version.data, page_of(form.token.data),
