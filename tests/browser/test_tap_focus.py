@@ -40,3 +40,19 @@ def test_a_button_beside_a_field_takes_the_focus_from_it(phone):
     phone.get_by_role("button", name="Une carte de plus pour Nous").tap()
     expect(field).to_have_value("21")
     assert phone.evaluate(FOCUSED) not in ("cards0", "BODY")
+
+
+def test_an_off_button_reached_by_the_keyboard_shows_its_focus_ring(phone):
+    """Its ring is drawn inside its opacity: at the off look's .38 it was as pale
+    as the button, and a keyboard user lost where the focus was."""
+    start_game(phone)
+    off = phone.get_by_role("button", name="5 Khamsa pour Nous")
+    assert off.get_attribute("aria-disabled") == "true"
+    opacity = "e => Number(getComputedStyle(e).opacity)"
+    assert off.evaluate(opacity) < 0.5  # the off look
+    phone.keyboard.press("Tab")  # the keyboard's focus, as Tab gives it
+    off.focus()
+    expect(off).to_be_focused()
+    assert off.evaluate("e => e.matches(':focus-visible')")
+    assert off.evaluate(opacity) >= 0.8
+    assert off.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
