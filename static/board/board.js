@@ -107,10 +107,10 @@
   document.addEventListener("touchstart", press, { capture: true, passive: true });
 
   // A finger's tap on the board leaves the focus where it was: moving it to
-  // the button restyled that button and the one it left inside the tap, before
-  // its click ran, and a Missa's new score showed 6 to 8 ms later on a slowed
-  // phone (docs/PERFORMANCE.md). The keyboard still focuses every button.
-  // Not in a form with a field to type in: its buttons close the keyboard.
+  // the button restyled that button and the one it left inside the tap,
+  // before its click ran (docs/PERFORMANCE.md, "the focus moved inside the
+  // tap"). The keyboard still focuses every button. Not in a form with a
+  // field to type in: its buttons close the keyboard.
   document.addEventListener("mousedown", function (event) {
     var button = event.target.closest && event.target.closest("#board button");
     if (button && !(button.form && button.form.querySelector("input:not([type=hidden])"))) {
