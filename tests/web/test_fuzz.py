@@ -272,14 +272,15 @@ class Target:
     game_ids: list[str]
     versions: dict = field(default_factory=dict)  # the highest version seen, per game
     used_keys: set = field(default_factory=set)  # (game id or "new", key) of accepted requests
+    reader: object = None  # a connection of the fuzz's own, kept: two reads per request
 
     def snapshot(self) -> dict[str, tuple]:
-        """Each game's (version, stored state) straight from the store."""
-        store = connect(str(self.path))
-        try:
-            rows = store.execute("SELECT id, version, state FROM games").fetchall()
-        finally:
-            store.close()
+        """Each game's (version, stored state) straight from the store, as
+        last committed (a SELECT outside a transaction reads the latest)."""
+        if self.reader is None:
+            self.reader = connect(str(self.path))
+        assert not self.reader.conn.in_transaction
+        rows = self.reader.execute("SELECT id, version, state FROM games").fetchall()
         return {game_id: (version, state) for game_id, version, state in rows}
 
     def check_replay(self, game_ids) -> None:
@@ -321,6 +322,7 @@ def target(tmp_path_factory):
     yield target
     # After the fuzzing: every game, the ones the fuzz made included.
     target.check_replay(list(target.snapshot()))
+    target.reader.close()
     print(f"fuzz: {sum(FIGURES.values())} requests in this process, by status:",
           dict(sorted(FIGURES.items())))
     shutil.rmtree(folder, ignore_errors=True)
