@@ -111,6 +111,8 @@ def screenshot():
     SCREENSHOTS.mkdir(exist_ok=True)
 
     def save(page, name):
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+        # At CSS pixels: a third of the CPU of the phone's two device pixels
+        # per CSS pixel, and as readable to the eye that checks them.
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), scale="css")
 
     return save
