@@ -4,8 +4,11 @@ import json
 import re
 
 import pytest
+from flask_babel import force_locale
 
 from scorekeeper import serve
+from scorekeeper.web.wording.i18n import LANGUAGES, RIGHT_TO_LEFT
+from scorekeeper.web.wording.translate import gettext
 from support.headers import check_security_headers
 from support.passes import let_in
 
@@ -62,6 +65,30 @@ def test_the_web_app_manifest_makes_it_installable(client, manifest):
     assert {"192x192", "512x512"} <= sizes
     for icon in data["icons"]:
         assert client.get(icon["src"]).status_code == 200
+
+
+DESCRIPTION = ("The score of Ronda, the Moroccan card game, kept at the table: one tap for "
+               "each thing that scores.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_installs_the_app_under_its_languages_name(app, client, language):
+    client.set_cookie("lang", language)
+    page = client.get("/").get_data(as_text=True)
+    href = page.split('rel="manifest" href="')[1].split('"')[0]
+    manifest = client.get(href)
+    assert manifest.status_code == 200 and "?v=" in href
+    data = json.loads(manifest.get_data())
+    with app.test_request_context(), force_locale(language):
+        words = {"name": gettext("Ronda scorekeeper"), "short_name": gettext("Ronda"),
+                 "description": gettext(DESCRIPTION)}
+    direction = "rtl" if language in RIGHT_TO_LEFT else "ltr"
+    assert {key: data[key] for key in words} == words
+    assert (data["lang"], data["dir"]) == (language, direction)
+    # The same app whatever its language: one id, one start, the same icons.
+    plain = json.loads(client.get("/static/manifest.webmanifest").get_data())
+    assert {k: v for k, v in data.items() if k not in (*words, "lang", "dir")} == {
+        k: v for k, v in plain.items() if k not in (*words, "lang", "dir")}
 
 
 def test_pages_name_the_theme_colour_and_a_touch_icon(client):

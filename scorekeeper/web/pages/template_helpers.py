@@ -93,6 +93,15 @@ def day(value: str) -> str:
     return format_date(date.fromisoformat(value), "EEE d MMM y")
 
 
+def manifest_of(language: str) -> str:
+    """The installed app's manifest in the page's language (its name and
+    description): one static file a language, since a browser fetches a
+    manifest without the page's cookies. French, the first, has the plain name."""
+    if language == i18n.DEFAULT_LANGUAGE:
+        return "manifest.webmanifest"
+    return f"manifest.{language}.webmanifest"
+
+
 FILTERS = {
     "when": when, "duration": duration, "percent": percent, "decimal": decimal,
     "signed": signed, "signed_whole": signed_whole, "whole": whole, "day": day,
@@ -121,7 +130,7 @@ def init_app(app: Flask) -> None:
         # A night's screen link, for a TV's browser to be pointed at.
         qr_data_uri=lambda url: charts.qr_code(url, scale=4, border=2)[0],
         RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
-        RULE_KEYS=RULE_KEYS, board_timings=board_timings,
+        RULE_KEYS=RULE_KEYS, board_timings=board_timings, manifest_of=manifest_of,
         # A call, not `["", ""]|join_list`: Jinja computes a filter of constants
         # once, when it compiles the template, in no request's language.
         list_separator=lambda: i18n.join_list(["", ""]),
