@@ -30,7 +30,7 @@ def test_the_address_follows_the_sheet_that_opens_and_closes(phone):
     phone.get_by_label("Cartes ramassées par Nous").fill("20")
     phone.get_by_role("button", name="Valider le compte").tap()  # before the last deal: asked
     expect(phone.get_by_role("button", name="Oui, terminer la manche maintenant")).to_be_visible()
-    assert re.search(r"/games/\w+\?sheet=end&cards0=20&ask=early$", phone.url)
+    assert re.search(r"/games/\w+\?sheet=end&cards0=20&hand=1&ask=early$", phone.url)
     tap(phone, "Oui, terminer la manche maintenant")
     # The sheet's entry is gone back over (board.js: place), a moment after the board is drawn.
     expect(phone).to_have_url(re.compile(r"/games/\w+$"))

@@ -97,7 +97,7 @@ def words_of(page: str) -> str:
 def test_a_count_confirmed_before_the_last_deal_asks_once_more(french):
     board = start_game(french)
     response = press(french, board + "?sheet=end&cards0=25", "end_hand")
-    assert response.headers["Location"] == board + "?sheet=end&cards0=25&ask=early"
+    assert response.headers["Location"] == board + "?sheet=end&cards0=25&hand=1&ask=early"
     assert api_state(french, board)["version"] == 0
     asked = french.get(response.headers["Location"])
     assert "La manche n'est pas finie (donne 1 sur 6) : la terminer maintenant ?" in words(asked)
@@ -106,6 +106,35 @@ def test_a_count_confirmed_before_the_last_deal_asks_once_more(french):
     submit(french, form, yes)
     state = api_state(french, board)
     assert state["scores"] == [5, 0] and state["hand"] == 2
+
+
+def test_the_early_ends_question_opened_again_after_its_yes_counts_nothing(french):
+    """A reload of the question's address after its Yes (the page seemed not
+    to answer), or Back to it: the hand it asked about is over, and the next
+    one must not be ended with its count."""
+    board = start_game(french)
+    asked_at = press(french, board + "?sheet=end&cards0=25", "end_hand").headers["Location"]
+    asked = french.get(asked_at).get_data(as_text=True)
+    form, yes = find_button(asked, "end_hand")
+    assert submit(french, form, yes).headers["Location"] == board
+    assert api_state(french, board)["hand"] == 2
+    again = french.get(asked_at)
+    assert again.status_code == 200
+    page = again.get_data(as_text=True)
+    assert 'name="early"' not in page and "end-sheet" not in page and 'value="25"' not in page
+    assert "La manche n'est pas finie" not in words(again)
+    # Its form from before (Back to the page as it was) is of a board that is gone.
+    submit(french, form, yes)
+    state = api_state(french, board)
+    assert (state["hand"], state["scores"]) == (2, [5, 0])
+
+
+def test_a_count_of_this_hand_stays_on_its_sheet(french):
+    board = start_game(french)
+    stepped = press(french, board + "?sheet=end&cards0=25", "end_step.0.1").headers["Location"]
+    assert stepped == board + "?sheet=end&cards0=26&hand=1"
+    page = french.get(stepped).get_data(as_text=True)
+    assert "end-sheet" in page and 'value="26"' in page
 
 
 def test_on_the_last_deal_the_count_is_not_asked_twice(french):

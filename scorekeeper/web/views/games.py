@@ -124,8 +124,8 @@ def render_board(
     board's own query (draft announcements, open sheet, `why` a link is off);
     `template` and `context`, another page around the board (the result and
     the review)."""
-    args = request.args if args is None else args
     game = shown.game
+    args = _of_this_hand(request.args if args is None else args, game.state.hand)
     draft = board.parse_draft(args.getlist("a"), game.setup)
     why = args.get("why", "")[:40] or None
     drawn = board.scoreboard_of(shown, draft, gettext, _cards_from_query(args, game.setup), why,
@@ -214,11 +214,22 @@ def _url(game_id: str, query: str) -> str:
     return url_for("games.show", game_id=game_id) + ("?" + query if query else "")
 
 
-def _count_query(counts: list, ask: bool = False) -> str:
-    """The end-of-hand sheet's query with these counts."""
+def _count_query(counts: list, hand: int, ask: bool = False) -> str:
+    """The end-of-hand sheet's query with these counts, of this hand."""
     pairs = [("sheet", "end")] + [(f"cards{side}", "" if count is None else str(count))
                                   for side, count in enumerate(counts)]
-    return urlencode(pairs + ([("ask", "early")] if ask else []))
+    return urlencode(pairs + [("hand", str(hand))] + ([("ask", "early")] if ask else []))
+
+
+def _of_this_hand(args: MultiDict, hand: int) -> MultiDict:
+    """The board's query without its count if that count was of a hand now
+    over: the address of a count (an early end's question, its Yes armed)
+    opened again, by a reload or Back, would count it for the next hand."""
+    if args.get("hand", str(hand)) == str(hand):
+        return args
+    return MultiDict([(key, value) for key, value in args.items(multi=True)
+                      if key not in ("hand", "ask") and not key.startswith("cards")
+                      and (key, value) != ("sheet", "end")])
 
 
 def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | None:
@@ -235,19 +246,19 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
         worth_nothing = setup.rules.card_threshold_for(setup.side_count)
         start = worth_nothing if counts[side] is None else max(0, min(DECK, counts[side]))
         counts[side] = max(0, min(DECK, start + int(args[1])))
-        return _show(game_id, _count_query(counts))
+        return _show(game_id, _count_query(counts, game.state.hand))
     if name in ("end_step", "end_preview"):
-        return _show(game_id, _count_query(counts))
+        return _show(game_id, _count_query(counts, game.state.hand))
     typed = board.card_counts(form, setup)
     missing = [side for side, count in enumerate(typed) if count is None]
     if missing:
         error = InvalidInput(board.MISSING_COUNT, side=isolated(setup.sides[missing[0]]))
-        return _after_action(game_id, error, _count_query(counts))
+        return _after_action(game_id, error, _count_query(counts, game.state.hand))
     beyond = board.count_beyond_the_deck(typed, setup)
     if beyond is not None:
-        return _after_action(game_id, beyond, _count_query(counts))
+        return _after_action(game_id, beyond, _count_query(counts, game.state.hand))
     if not game.state.last_deal and form.get("early") != "1":
-        return _show(game_id, _count_query(counts, ask=True))
+        return _show(game_id, _count_query(counts, game.state.hand, ask=True))
     return None
 
 
