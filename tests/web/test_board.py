@@ -309,7 +309,9 @@ def test_double_ronda_is_offered_only_where_a_four_card_hand_exists(french):
 def test_house_rule_buttons_show_only_when_the_rule_is_on(french):
     appli = start_game(french)
     html = french.get(appli + "?sheet=more").get_data(as_text=True)
-    assert "Ronda cachée" not in html and "Dernier pli" not in html
+    # No button of either (the options say the last trick scores nothing: below).
+    assert "Ronda cachée" not in html
+    assert 'value="hidden_ronda.' not in html and 'value="last_trick.' not in html
     classique = start_game(french, preset="classique")
     press(french, classique + "?sheet=more", "hidden_ronda.0.1")
     assert api_state(french, classique)["scores"] == [0, 5]
