@@ -46,7 +46,7 @@ def test_a_phone_gets_a_phones_timings(phone):
     assert phone.evaluate(SETTLES) == ["0.5s", "1s"]
     gaps = poll_gaps(phone)
     # A poll starts when the page gets to it: a busy page starts one late, and
-    # the next one then sooner after it; not every 0.5 s as the tests' server.
+    # the next one then sooner after it; not every 0.2 s as the tests' server.
     assert min(gaps) > 1.0 and sum(gaps) / len(gaps) > 1.3, gaps
 
 

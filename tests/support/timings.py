@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from scorekeeper.web.pages.template_helpers import BOARD_TIMINGS
 
-QUICK = {"BOARD_POLL_MS": 500, "BOARD_DOUBLE_TAP_MS": 100, "BOARD_SETTLE_MS": 50,
+QUICK = {"BOARD_POLL_MS": 200, "BOARD_DOUBLE_TAP_MS": 100, "BOARD_SETTLE_MS": 50,
          "BOARD_OVER_SETTLE_MS": 100, "BOARD_SAID_MS": 2500}
 
 # A live server's environment for them (its configuration keys as FLASK_...).
