@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from scorekeeper.testing.chromium import TABLE_HOST
 from scorekeeper.testing.live_server import serving
 from support.accessibility import check as check_accessible
-from support.table import TABLE_ENV, start_game, table_phone, tap
+from support.table import TABLE_ENV, open_game, table_phone, tap
 from support.timings import QUICK_ENV
 
 
@@ -48,7 +48,7 @@ def test_on_the_local_network_a_muted_video_keeps_the_screen_awake(browser, tabl
     page = context.new_page()
     hosts = set()
     page.on("request", lambda request: hosts.add(request.url.split("/")[2]))
-    start_game(page)
+    open_game(page, server=table_server)
     assert page.evaluate("[isSecureContext, 'wakeLock' in navigator]") == [False, False]
     awake(page).to_have_attribute("data-awake", "off")  # a video needs a first tap
     tap(page, "Missa pour Nous")
@@ -93,7 +93,7 @@ def test_on_the_local_network_a_muted_video_keeps_the_screen_awake(browser, tabl
 @pytest.mark.whole_browser  # the headless shell refuses every wake lock
 def test_on_loopback_the_wake_lock_keeps_the_screen_awake(new_phone):
     page = new_phone()  # http://127.0.0.1:PORT/, a secure context
-    start_game(page)
+    open_game(page)
     assert page.evaluate("isSecureContext")
     awake(page).to_have_attribute("data-awake", "wakelock")
     tap(page, "Missa pour Nous")

@@ -5,11 +5,11 @@ import re
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, mark, start_game, tap
+from support.table import expect_scores, mark, open_game, tap
 
 
 def test_a_tap_changes_the_board_in_place_and_posts_a_url_encoded_form(phone):
-    start_game(phone)
+    open_game(phone)
     phone.evaluate("document.getElementById('board').kept = true")  # a property: no attribute
     posted = []
     phone.on("request", lambda request: posted.append(request) if request.method == "POST"
@@ -24,7 +24,7 @@ def test_a_tap_changes_the_board_in_place_and_posts_a_url_encoded_form(phone):
 
 
 def test_the_address_follows_the_sheet_that_opens_and_closes(phone):
-    start_game(phone)
+    open_game(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
     assert re.search(r"/games/\w+\?sheet=end$", phone.url)
     phone.get_by_label("Cartes ramassées par Nous").fill("20")

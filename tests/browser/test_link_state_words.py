@@ -9,7 +9,7 @@ state in both: nothing is cut, nothing moves)."""
 import pytest
 from playwright.sync_api import expect
 
-from support.table import start_game, wait_past_double_tap
+from support.table import open_game, wait_past_double_tap
 
 SMALL = {"width": 360, "height": 640}
 
@@ -17,7 +17,7 @@ SMALL = {"width": 360, "height": 640}
 @pytest.mark.parametrize("language", ["fr", "ar", "en"])
 def test_every_connection_sentence_is_read_whole_in_its_box_at_360_px(new_phone, language):
     phone = new_phone(viewport=SMALL)
-    start_game(phone)
+    open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
     cut = phone.evaluate("""() => {
       const box = document.getElementById('link-state');
@@ -63,7 +63,7 @@ SAYS = {"fr": ("Ronda", "Fin de manche", "Les annonces ont besoin du serveur",
 def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot, language):
     ronda, end_of_hand, announcements, sheet = SAYS[language]
     phone = new_phone(viewport=SMALL)
-    start_game(phone)
+    open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
     buttons = phone.locator("#board .pads").bounding_box()
     phone.context.set_offline(True)

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from support.board_boxes import CONTROLS, MEASURE, PHONES
-from support.table import wait_past_double_tap, wait_settled
+from support.table import wait_for_new_version, wait_past_double_tap, wait_settled
 
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
          "en": ["Us", "Them", "You"]}
@@ -65,9 +65,7 @@ class Table:
         wait_settled(self.page)
         self.page.locator(selector).first.tap(force=True)
         if then is None and gone is None:
-            self.page.wait_for_function(
-                "v => { const b = document.getElementById('board');"
-                " return b && b.dataset.version !== v; }", arg=before)
+            wait_for_new_version(self.page, before)
         elif then is not None:
             self.page.locator(then).first.wait_for(state="visible")
         else:

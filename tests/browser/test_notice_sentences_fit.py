@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.engine.stale import SENTENCES
 from support.paths import ROOT
-from support.table import start_game
+from support.table import open_game
 
 SMALL = {"width": 360, "height": 640}
 SHOW = """text => { const notice = document.getElementById('notice');
@@ -22,7 +22,7 @@ SHOW = """text => { const notice = document.getElementById('notice');
 def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
     words = Translations.load(str(ROOT / "translations"), [language])
     page = new_phone(viewport=SMALL)
-    start_game(page)
+    open_game(page)
     page.goto(page.url + f"?lang={language}")
     expect(page.locator("#board")).to_be_visible()
     overflowing = {}

@@ -5,7 +5,7 @@ side then needs together; a waiting tap is named as the log will name it."""
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, wait_past_double_tap, wait_until_held
+from support.table import expect_scores, open_game, wait_past_double_tap, wait_until_held
 
 
 def _tap(page, name):
@@ -15,7 +15,7 @@ def _tap(page, name):
 
 def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
     phone = new_phone(viewport={"width": 360, "height": 640})
-    start_game(phone)
+    open_game(phone)
     phone.context.set_offline(True)
     for name in ("Missa pour Nous", "Missa pour Nous", "Donne suivante"):
         _tap(phone, name)
@@ -35,7 +35,7 @@ def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
 
 def test_a_waiting_missa_is_named_as_the_log_names_it(new_phone):
     phone = new_phone()
-    start_game(phone)
+    open_game(phone)
     phone.context.set_offline(True)
     _tap(phone, "Missa pour Eux")
     expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · \u2068Eux\u2069")
@@ -47,7 +47,7 @@ def test_a_waiting_missa_is_named_as_the_log_names_it(new_phone):
 
 def test_a_tap_on_its_way_shows_its_score_and_needs_together(new_phone):
     phone = new_phone()
-    start_game(phone)
+    open_game(phone)
     game = phone.locator("#board").get_attribute("data-game")
     held = []  # a slow network: the tap is held until the board has been looked at
     phone.route(f"**/games/{game}/play", lambda route: held.append(route))

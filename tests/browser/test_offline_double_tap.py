@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game
+from support.table import expect_scores, open_game
 
 pytestmark = pytest.mark.real_time  # the gaps are the subject: a phone's timings
 
@@ -37,7 +37,7 @@ def test_the_same_missa_twice_counts_as_the_gap_says(phone, offline, gap_ms, low
     gaps = []
     for attempt in range(3):  # a loaded machine can stretch the gap: a new game, again
         phone.context.set_offline(False)
-        start_game(phone, names=(f"Nous{attempt}", "Eux"))
+        open_game(phone, names=(f"Nous{attempt}", "Eux"))
         phone.context.set_offline(offline)
         gaps.append(_twice(phone, f"Missa pour Nous{attempt}", gap_ms))
         if low <= gaps[-1] < high:

@@ -7,12 +7,12 @@ tap needed gives way to the state at the next tap."""
 
 from playwright.sync_api import expect
 
-from support.table import mark, start_game, tap, wait_past_double_tap, wait_until_held
+from support.table import mark, open_game, tap, wait_past_double_tap, wait_until_held
 
 
 def _announced(phone):
     """A game whose first deal's announcements are recorded: its Rondas are off."""
-    start_game(phone)
+    open_game(phone)
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
     tap(phone, "Valider")
     expect(phone.get_by_role("link", name="Ronda pour Nous")).to_have_attribute(
@@ -71,7 +71,7 @@ def test_offline_what_needs_the_server_looks_off_and_what_waits_does_not(phone, 
     """A newcomer offline: End of hand and Options looked tappable, and only
     said they needed the server once tapped. The Missa, kept for later, does
     not look off."""
-    start_game(phone)
+    open_game(phone)
     opacity = "e => Number(getComputedStyle(e).opacity)"
     needs_server = [phone.get_by_role("link", name="Fin de manche", exact=True),
                     phone.get_by_role("link", name="Plus", exact=True),

@@ -5,7 +5,7 @@ waiting Next deal, a second Missa), so no one taps them again."""
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, wait_for_polls, wait_past_double_tap
+from support.table import expect_scores, open_game, wait_for_polls, wait_past_double_tap
 
 WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, hors du score : ",
                 "Donne suivante, Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069"),
@@ -34,7 +34,7 @@ def test_offline_the_deal_line_shows_and_the_waiting_taps_are_listed(
         new_phone, screenshot, size, language):
     next_deal, missa, deal, waiting, listed = WORDS[language]
     phone = new_phone(viewport={"width": size[0], "height": size[1]})
-    start_game(phone)
+    open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
     before = phone.evaluate(BOXES)
     phone.context.set_offline(True)
@@ -59,7 +59,7 @@ def test_offline_the_deal_line_shows_and_the_waiting_taps_are_listed(
 
 def test_arabic_too(new_phone, screenshot):
     phone = new_phone(viewport={"width": 360, "height": 640})
-    start_game(phone)
+    open_game(phone)
     phone.goto(phone.url + "?lang=ar")
     phone.context.set_offline(True)
     phone.locator("button[value=next_deal]").tap()
@@ -75,7 +75,7 @@ def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal
     """The deal a table saw skipped: the second Next deal shows in the list, and
     Undo takes it back (it was never sent, so nothing is lost)."""
     phone = new_phone(viewport={"width": 360, "height": 640})
-    start_game(phone)
+    open_game(phone)
     phone.context.set_offline(True)
     _tap(phone, "Donne suivante")
     _tap(phone, "Donne suivante")
@@ -95,7 +95,7 @@ def test_many_waiting_taps_keep_the_newest_in_sight(new_phone, screenshot):
     give way to "…" and the newest stay readable (they were the ones cut off,
     "…, Donne…")."""
     phone = new_phone(viewport={"width": 360, "height": 640})
-    start_game(phone)
+    open_game(phone)
     phone.context.set_offline(True)
     for name in ["Missa pour Nous", "Missa pour Eux", "Donne suivante", "Missa pour Nous",
                  "1 Bount pour Eux", "Missa pour Eux", "Donne suivante"]:

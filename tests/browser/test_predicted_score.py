@@ -4,11 +4,11 @@ and a tap the server cannot take yet keeps its score, marked, until it counts.""
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, tap, wait_past_double_tap
+from support.table import expect_scores, open_game, tap, wait_past_double_tap
 
 
 def test_the_new_score_shows_before_the_server_answers_then_is_confirmed(phone):
-    start_game(phone)
+    open_game(phone)
     version = phone.locator("#board").get_attribute("data-version")
     network = phone.context.new_cdp_session(phone)
     network.send("Network.enable")
@@ -35,7 +35,7 @@ TAPS = "**/games/*/play"
 def second_missa_answered(phone, status: int, sentence: str) -> None:
     """A game with one Missa for Eux, then another, which the server answers
     with `status` and an error page saying `sentence`."""
-    start_game(phone)
+    open_game(phone)
     tap(phone, "Missa pour Eux")
     phone.route(TAPS, lambda route: route.fulfill(
         status=status, content_type="text/html", body=f'<p role="alert">{sentence}</p>'))
@@ -65,7 +65,7 @@ def test_a_tap_the_server_cannot_take_yet_waits_then_counts(phone):
 
 
 def test_a_tap_that_changes_no_score_predicts_nothing(phone):
-    start_game(phone)
+    open_game(phone)
     assert phone.get_by_role("button", name="1 Bount pour Nous").get_attribute("data-scores") is None
     assert phone.get_by_role("button", name="Missa pour Nous").get_attribute("data-scores") == "1 0"
     tap(phone, "1 Bount pour Nous")

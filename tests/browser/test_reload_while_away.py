@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, wait_past_double_tap
+from support.table import expect_scores, open_game, wait_past_double_tap
 
 SAYS = {"fr": ("Sans serveur, pas de rechargement", "2 touches en attente, gardées ici"),
         "ar": ("لا خادم: لا يمكن إعادة تحميل الصفحة", "لمستان في الانتظار، محفوظتان هنا"),
@@ -23,7 +23,7 @@ def test_offline_with_taps_waiting_the_box_says_a_reload_cannot_reopen_the_page(
                                                                                  language):
     what, count = SAYS[language]
     phone = new_phone(viewport={"width": 360, "height": 640})
-    start_game(phone)
+    open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
     phone.context.set_offline(True)
     for selector in ("button[value='missa.0']", "button[value='missa.1']"):
@@ -45,7 +45,7 @@ def _until(page, seen, seconds=5):
 
 def test_a_reload_with_taps_waiting_asks_first_and_the_taps_count_once(new_phone):
     phone = new_phone()
-    start_game(phone)
+    open_game(phone)
     url = phone.url
     phone.context.set_offline(True)
     phone.locator("button[value='missa.0']").tap()
@@ -76,7 +76,7 @@ def test_a_reload_with_taps_waiting_asks_first_and_the_taps_count_once(new_phone
 
 def test_with_nothing_waiting_a_reload_goes_at_once(new_phone):
     phone = new_phone()
-    start_game(phone)
+    open_game(phone)
     phone.locator("button[value='missa.0']").tap()
     expect(phone.locator("#board")).to_have_attribute("data-version", "1")
     wait_past_double_tap(phone)

@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, mark, start_game, tap
+from support.table import expect_scores, mark, open_game, start_game, tap
 
 
 def without_tokens(html):
@@ -63,7 +63,7 @@ def test_the_same_game_with_javascript_disabled(phone_without_js):
 
 
 def test_a_four_player_game_with_an_announcement_contest_and_its_reveal(phone, screenshot):
-    start_game(phone, players="4 joueurs, deux équipes")
+    open_game(phone, players=4)
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda, Nous Ronda")  # the partner's
     mark(phone, "Ronda pour Eux", then="Annonces : Nous Ronda, Nous Ronda, Eux Ronda")
@@ -85,7 +85,7 @@ def last_deal(page):
 
 
 def test_an_end_of_hand_with_the_40_complement(phone, screenshot):
-    start_game(phone)
+    open_game(phone)
     last_deal(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
     expect(phone.get_by_label("Cartes ramassées par Nous")).to_have_value("")
@@ -101,7 +101,7 @@ def test_an_end_of_hand_with_the_40_complement(phone, screenshot):
 
 
 def test_typing_the_card_count_updates_the_preview(phone):
-    start_game(phone)
+    open_game(phone)
     last_deal(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
     phone.get_by_label("Cartes ramassées par Nous").fill("12")
@@ -111,7 +111,7 @@ def test_typing_the_card_count_updates_the_preview(phone):
 
 
 def test_undo_says_what_it_undoes_and_takes_it_back(phone):
-    start_game(phone)
+    open_game(phone)
     tap(phone, "Missa pour Eux")
     expect_scores(phone, 0, 1)
     undo = phone.get_by_role("button", name="↶ Annuler : Missa · \u2068Eux\u2069")
@@ -122,7 +122,7 @@ def test_undo_says_what_it_undoes_and_takes_it_back(phone):
 
 
 def test_reloading_mid_game_resumes_exactly(phone):
-    start_game(phone)
+    open_game(phone)
     tap(phone, "Missa pour Nous")
     tap(phone, "Donne suivante")
     tap(phone, "1 Bount pour Eux")
@@ -146,7 +146,7 @@ def test_a_tap_gives_a_haptic_tick_and_the_screen_stays_awake(new_phone):
             return Promise.resolve({addEventListener() {}});
         }}});
     """)
-    start_game(page)
+    open_game(page)
     assert page.evaluate("window.__locks") == ["screen"]
     tap(page, "Missa pour Nous")
     assert len(page.evaluate("window.__ticks")) == 1
@@ -154,7 +154,7 @@ def test_a_tap_gives_a_haptic_tick_and_the_screen_stays_awake(new_phone):
 
 def test_the_common_case_fits_a_360_by_640_screen(new_phone):
     page = new_phone(viewport={"width": 360, "height": 640})
-    start_game(page)
+    open_game(page)
     tap(page, "1 Bount pour Nous")  # a chain strip is open: the common case mid-deal
     for name in ("Missa pour Nous", "Missa pour Eux", "Donne suivante", "10 Âachra pour Eux"):
         box = page.get_by_role("button", name=name, exact=True).bounding_box()

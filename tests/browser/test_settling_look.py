@@ -3,7 +3,7 @@ style.css): a second tap too soon is seen to land on a button still down.
 Read from the page's own style sheet, the settle held at its start and then
 run to its end (no clock waited on)."""
 
-from support.table import start_game
+from support.table import open_game
 
 # The look of a control while its settle runs and once it is over.
 LOOKS = """(html) => {
@@ -23,7 +23,7 @@ LOOKS = """(html) => {
 
 
 def test_the_button_just_recorded_looks_pressed_while_it_takes_no_tap(phone):
-    start_game(phone)
+    open_game(phone)
     looks = phone.evaluate(LOOKS, '<button class="missa settling">Missa</button>')
     shadow, pointer = looks["during"]
     assert "inset" in shadow and pointer == "none", looks
@@ -32,7 +32,7 @@ def test_the_button_just_recorded_looks_pressed_while_it_takes_no_tap(phone):
 
 def test_the_whole_board_settling_after_a_sheet_keeps_its_look(phone):
     """After a sheet's move every control settles: none looks pressed."""
-    start_game(phone)
+    open_game(phone)
     looks = phone.evaluate(LOOKS, '<div class="settles"><button class="missa">Missa</button></div>')
     assert looks["during"] == ["none", "none"], looks
     assert looks["after"] == ["none", "auto"], looks
@@ -43,7 +43,7 @@ def test_a_settle_restyles_nothing_while_it_holds(phone):
     the button. A running animation restyled it at every frame, half a
     second of a slow phone's work after every tap (docs/PERFORMANCE.md).
     The settle is made long here, and its first 0.4 s are watched."""
-    start_game(phone)
+    open_game(phone)
     cdp = phone.context.new_cdp_session(phone)
     cdp.send("Performance.enable")
 

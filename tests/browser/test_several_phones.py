@@ -6,12 +6,12 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, tap
+from support.table import expect_scores, open_game, tap
 
 
 @pytest.mark.real_time
 def test_a_double_tap_scores_once(phone):
-    start_game(phone)
+    open_game(phone)
     phone.get_by_role("button", name="Missa pour Nous").dblclick()
     phone.wait_for_timeout(500)
     expect_scores(phone, 1, 0)
@@ -22,7 +22,7 @@ def test_a_double_tap_scores_once(phone):
 
 def test_a_double_submit_without_javascript_scores_once(phone_without_js):
     page = phone_without_js
-    start_game(page)
+    open_game(page)
     form = page.locator("form.pads")
     # Submit the same page's form twice, as a browser's back-and-resubmit would.
     data = {i.get_attribute("name"): i.get_attribute("value")
@@ -38,7 +38,7 @@ def test_a_double_submit_without_javascript_scores_once(phone_without_js):
 
 @pytest.mark.real_time  # a phone's poll
 def test_another_phone_follows_within_two_seconds(phone, new_phone):
-    start_game(phone)
+    open_game(phone)
     other = new_phone()
     other.goto(phone.url)
     expect_scores(other, 0, 0)
@@ -63,7 +63,7 @@ def test_another_phone_follows_within_two_seconds(phone, new_phone):
 
 
 def test_an_undo_from_an_out_of_date_phone_is_refused_with_a_message(phone, new_phone):
-    start_game(phone)
+    open_game(phone)
     tap(phone, "Missa pour Nous")
     other = new_phone(java_script_enabled=False)  # a screen that does not follow
     other.goto(phone.url)

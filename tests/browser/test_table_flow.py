@@ -9,7 +9,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, mark, start_game, tap, wait_for_polls, wait_past_double_tap
+from support.table import (
+    expect_scores,
+    mark,
+    open_game,
+    start_game,
+    tap,
+    wait_for_polls,
+    wait_past_double_tap,
+)
 
 
 def state(page):
@@ -51,7 +59,7 @@ DOUBLE_TAP = """selector => new Promise(resolve => {
 
 @pytest.mark.real_time
 def test_a_second_tap_right_after_the_first_ones_answer_counts_once(phone):
-    start_game(phone)
+    open_game(phone)
     elapsed = phone.evaluate(DOUBLE_TAP, "button[value='missa.0']")
     assert elapsed < 400, f"the first tap's answer took {elapsed:.0f} ms: no double tap"
     phone.wait_for_timeout(600)
@@ -64,7 +72,7 @@ def test_a_second_tap_right_after_the_first_ones_answer_counts_once(phone):
 
 @pytest.mark.real_time
 def test_a_double_tap_on_missa_with_a_chain_open_is_one_missa_and_no_undo(phone):
-    start_game(phone)
+    open_game(phone)
     tap(phone, "1 Bount pour Eux")
     box = phone.get_by_role("button", name="Missa pour Nous").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -82,7 +90,7 @@ def test_a_double_tap_on_missa_with_a_chain_open_is_one_missa_and_no_undo(phone)
 
 def test_a_button_that_is_off_says_why_when_tapped(phone, phone_without_js):
     for page in (phone, phone_without_js):
-        start_game(page)
+        open_game(page)
         page.get_by_role("button", name="5 Khamsa pour Nous").tap(force=True)  # it is off
         expect(page.locator("#notice")).to_have_text("Le 5 suit un 1 ouvert de l'autre camp.")
         assert state(page)["version"] == 0
@@ -124,7 +132,7 @@ def test_an_empty_count_cannot_be_confirmed(phone_without_js, server):
 
 
 def test_a_hand_ended_before_its_last_deal_asks_once_more(phone):
-    start_game(phone)
+    open_game(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
     phone.get_by_label("Cartes ramassées par Nous").fill("25")
     phone.get_by_role("button", name="Valider le compte").tap()
@@ -172,7 +180,7 @@ def test_the_house_rules_are_found_from_home_and_from_the_board(phone):
 
 
 def test_an_announcement_after_the_first_card_is_recorded_from_the_board(phone):
-    start_game(phone)
+    open_game(phone)
     tap(phone, "1 Bount pour Nous")
     mark(phone, "Ronda pour Eux", then="Annonces : Eux Ronda")
     tap(phone, "Valider")
@@ -181,7 +189,7 @@ def test_an_announcement_after_the_first_card_is_recorded_from_the_board(phone):
 
 
 def test_a_side_that_announced_says_so_instead_of_drafting_twice(phone):
-    start_game(phone)
+    open_game(phone)
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
     wait_past_double_tap(phone)  # a second tap, not a double tap
     phone.get_by_role("link", name="Ronda pour Nous").tap(force=True)  # it is off
@@ -196,7 +204,7 @@ AT_ONCE = """selectors => selectors.forEach(s => document.querySelector(s).click
 
 
 def test_two_announcements_tapped_at_once_are_both_drafted(phone):
-    start_game(phone)
+    open_game(phone)
     phone.evaluate(AT_ONCE, [".pad.side-0 .kind-ronda", ".pad.side-1 .kind-ronda"])
     expect(phone.locator(".draft-strip .draft-words")).to_have_text("Annonces : Nous Ronda, Eux Ronda")
 
@@ -204,7 +212,7 @@ def test_two_announcements_tapped_at_once_are_both_drafted(phone):
 def test_confirm_tapped_before_the_last_announcement_came_back_confirms_it_too(phone):
     """Tap B's Ronda, then at once Confirm (where the finger already is):
     both Rondas are recorded, a contest for the ranks, not A's alone."""
-    start_game(phone)
+    open_game(phone)
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
     phone.evaluate(AT_ONCE, [".pad.side-1 .kind-ronda", "button[value=announce]"])
     expect(phone.locator(".reveal-strip")).to_be_visible()

@@ -6,13 +6,13 @@ browser gives it, so that the phone's keyboard closes."""
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, mark, start_game, tap
+from support.table import expect_scores, mark, open_game, tap
 
 FOCUSED = "() => document.activeElement && (document.activeElement.id || document.activeElement.tagName)"
 
 
 def test_a_tapped_button_counts_and_takes_no_focus(phone):
-    start_game(phone)
+    open_game(phone)
     tap(phone, "Missa pour Nous")
     expect_scores(phone, 1, 0)
     assert phone.evaluate(FOCUSED) == "BODY"
@@ -21,7 +21,7 @@ def test_a_tapped_button_counts_and_takes_no_focus(phone):
 
 
 def test_the_keyboard_still_focuses_and_presses_a_board_button(phone):
-    start_game(phone)
+    open_game(phone)
     missa = phone.get_by_role("button", name="Missa pour Eux")
     missa.focus()
     phone.keyboard.press("Enter")
@@ -30,7 +30,7 @@ def test_the_keyboard_still_focuses_and_presses_a_board_button(phone):
 
 
 def test_a_button_beside_a_field_takes_the_focus_from_it(phone):
-    start_game(phone)
+    open_game(phone)
     for _ in range(5):
         tap(phone, "Donne suivante")
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
@@ -45,7 +45,7 @@ def test_a_button_beside_a_field_takes_the_focus_from_it(phone):
 def test_an_off_button_reached_by_the_keyboard_shows_its_focus_ring(phone):
     """Its ring is drawn inside its opacity: at the off look's .38 it was as pale
     as the button, and a keyboard user lost where the focus was."""
-    start_game(phone)
+    open_game(phone)
     off = phone.get_by_role("button", name="5 Khamsa pour Nous")
     assert off.get_attribute("aria-disabled") == "true"
     opacity = "e => Number(getComputedStyle(e).opacity)"

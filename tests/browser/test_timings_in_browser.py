@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from support.table import expect_scores, start_game, wait_for_polls
+from support.table import expect_scores, open_game, wait_for_polls
 from support.timings import QUICK
 
 # What the server said on <html> (data-poll-ms...).
@@ -41,7 +41,7 @@ def poll_gaps(page, polls: int = 3) -> list[float]:
 
 @pytest.mark.real_time
 def test_a_phone_gets_a_phones_timings(phone):
-    start_game(phone)
+    open_game(phone)
     assert phone.evaluate(TIMINGS) == {}
     assert phone.evaluate(SETTLES) == ["0.5s", "1s"]
     gaps = poll_gaps(phone)
@@ -51,7 +51,7 @@ def test_a_phone_gets_a_phones_timings(phone):
 
 
 def test_the_tests_server_hands_the_page_its_shorter_timings(phone):
-    start_game(phone)
+    open_game(phone)
     assert phone.evaluate(TIMINGS) == {
         "pollMs": str(QUICK["BOARD_POLL_MS"]), "doubleTapMs": str(QUICK["BOARD_DOUBLE_TAP_MS"]),
         "settleMs": str(QUICK["BOARD_SETTLE_MS"]),

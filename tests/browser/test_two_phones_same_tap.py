@@ -11,12 +11,12 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, start_game, wait_past_double_tap
+from support.table import expect_scores, open_game, wait_past_double_tap
 
 
 @pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
 def test_the_same_missa_from_two_phones_counts_once(phone, new_phone, screenshot, script):
-    start_game(phone)
+    open_game(phone)
     other = new_phone(java_script_enabled=script,
                       viewport={"width": 360, "height": 640})
     other.goto(phone.url)
@@ -76,7 +76,7 @@ SETTLED = "() => !document.getAnimations().some(a => /^settle/.test(a.animationN
 
 
 def two_phones(phone, new_phone):
-    start_game(phone)
+    open_game(phone)
     other = new_phone()
     other.goto(phone.url)
     expect(other.locator("#board")).to_be_visible()
