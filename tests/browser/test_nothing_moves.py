@@ -169,10 +169,10 @@ def test_no_button_moves_in_a_whole_game(new_phone, server, screenshot, players,
                                          language, phone):
     sides = NAMES[language][: 3 if players == 3 else 2]
     rules = {"target": 11, "preset": "classique" if players == 4 else "appli"}
-    game = new_phone().request.post(f"{server.url}/api/games", data=json.dumps(
+    page = new_phone(viewport=PHONES[phone], java_script_enabled=javascript)
+    game = page.request.post(f"{server.url}/api/games", data=json.dumps(
         {"sides": sides, "players": players, "rules": rules}),
         headers={"Content-Type": "application/json"}).json()
-    page = new_phone(viewport=PHONES[phone], java_script_enabled=javascript)
     page.goto(f"/games/{game['id']}?lang={language}")
     name = f"{players}p-{'js' if javascript else 'nojs'}-{language}-{phone}"
     play_a_whole_game(Table(page, javascript, screenshot, name), players)
