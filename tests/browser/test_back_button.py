@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from support import accessibility
-from support.table import expect_scores, mark, start_game, tap, wait_settled
+from support.table import expect_scores, go_offline, mark, start_game, tap, wait_settled
 
 NAMES = ("Nadia", "Samir")
 
@@ -57,7 +57,7 @@ def test_back_closes_the_sheet_and_the_board_stays(phone):
 def test_offline_back_still_closes_the_sheet(phone):
     start_game(phone, names=NAMES)
     _open_options(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     phone.go_back()
     expect(phone.get_by_role("dialog")).to_have_count(0)
     expect(phone.locator("#board")).to_be_visible()

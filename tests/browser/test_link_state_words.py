@@ -9,7 +9,7 @@ state in both: nothing is cut, nothing moves)."""
 import pytest
 from playwright.sync_api import expect
 
-from support.table import open_game, wait_past_double_tap
+from support.table import go_offline, open_game, wait_past_double_tap
 
 SMALL = {"width": 360, "height": 640}
 
@@ -66,7 +66,7 @@ def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot,
     open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
     buttons = phone.locator("#board .pads").bounding_box()
-    phone.context.set_offline(True)
+    go_offline(phone)
     state = phone.locator("#link-state")
     announce = phone.locator(".side-0 .announce a").filter(has_text=ronda).first
     # Off while the server is away (aria-disabled): a finger taps it anyway.

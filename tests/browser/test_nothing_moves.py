@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from support.board_boxes import CONTROLS, MEASURE, PHONES
-from support.table import wait_for_new_version, wait_past_double_tap, wait_settled
+from support.table import go_offline, wait_for_new_version, wait_past_double_tap, wait_settled
 
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
          "en": ["Us", "Them", "You"]}
@@ -211,7 +211,7 @@ def test_the_connection_notice_moves_nothing(new_phone, server, screenshot):
         headers={"Content-Type": "application/json"}).json()
     page.goto(f"/games/{game['id']}")
     before = page.evaluate(MEASURE, CONTROLS)
-    page.context.set_offline(True)
+    go_offline(page)
     page.locator("button[value='missa.0']").tap()
     expect(page.locator("#link-state")).to_be_visible()
     screenshot(page, "moves-connection-notice")

@@ -5,7 +5,13 @@ side then needs together; a waiting tap is named as the log will name it."""
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, open_game, wait_past_double_tap, wait_until_held
+from support.table import (
+    expect_scores,
+    go_offline,
+    open_game,
+    wait_past_double_tap,
+    wait_until_held,
+)
 
 
 def _tap(page, name):
@@ -16,7 +22,7 @@ def _tap(page, name):
 def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
     phone = new_phone(viewport={"width": 360, "height": 640})
     open_game(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     for name in ("Missa pour Nous", "Missa pour Nous", "Donne suivante"):
         _tap(phone, name)
     expect(phone.locator("#link-state")).to_contain_text("3 touches en attente, gardées ici")
@@ -36,7 +42,7 @@ def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
 def test_a_waiting_missa_is_named_as_the_log_names_it(new_phone):
     phone = new_phone()
     open_game(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     _tap(phone, "Missa pour Eux")
     expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · \u2068Eux\u2069")
     phone.context.set_offline(False)

@@ -7,7 +7,7 @@ tap needed gives way to the state at the next tap."""
 
 from playwright.sync_api import expect
 
-from support.table import mark, open_game, tap, wait_past_double_tap, wait_until_held
+from support.table import go_offline, mark, open_game, tap, wait_past_double_tap, wait_until_held
 
 
 def _announced(phone):
@@ -27,7 +27,7 @@ def _press(phone, role, name):
 
 def test_offline_an_announcement_after_a_waiting_next_deal_needs_the_server(phone, screenshot):
     _announced(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     _press(phone, "button", "Donne suivante")
     state = phone.locator("#link-state")
     expect(state).to_contain_text("1 touche en attente")
@@ -79,7 +79,7 @@ def test_offline_what_needs_the_server_looks_off_and_what_waits_does_not(phone, 
     kept = [phone.get_by_role("button", name="Missa pour Nous", exact=True),
             phone.get_by_role("button", name="Donne suivante", exact=True)]
     assert all(link.evaluate(opacity) == 1 for link in needs_server)
-    phone.context.set_offline(True)
+    go_offline(phone)
     _press(phone, "button", "Missa pour Nous")  # no answer: the link is lost
     expect(phone.locator("html")).to_have_attribute("data-link", "lost")
     assert all(link.evaluate(opacity) < 0.5 for link in needs_server)

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, wait_past_double_tap
+from support.table import expect_scores, go_offline, wait_past_double_tap
 
 # The label as read: the names' direction isolates aside.
 LABEL = r"""() => document.querySelector('.undo-what').textContent.replace(/[\u2066-\u2069]/g, '')"""
@@ -52,7 +52,7 @@ def test_offline_undo_names_and_takes_back_the_last_waiting_tap_then_the_counted
     _event(phone, server, game, {"type": "hit", "side": 1, "value": 1})
     phone.goto(f"/games/{game}")
     _label(phone, "Annuler : Bount (1) · Salma")
-    phone.context.set_offline(True)
+    go_offline(phone)
     for selector in ("button[value='missa.0']", "button[value='hit.1.1']",
                      "button[value=chain_end]", "button[value=next_deal]"):
         _tap(phone, selector)
@@ -92,7 +92,7 @@ def test_the_labels_follow_in_each_language_down_to_nothing(new_phone, server, l
     game = _game(phone, server)
     _event(phone, server, game, {"type": "hit", "side": 1, "value": 1})
     phone.goto(f"/games/{game}?lang={language}")
-    phone.context.set_offline(True)
+    go_offline(phone)
     _tap(phone, "button[value='missa.0']")
     _label(phone, counted.replace(counted.split(": ", 1)[1], missa))
     _tap(phone, ".undo-button")
@@ -124,7 +124,7 @@ def test_a_waiting_taps_label_is_the_servers_markup_for_that_event(new_phone, se
     phone.locator(".undo-button").tap()
     expect(phone.locator("#board")).to_have_attribute("data-version", "2")
     wait_past_double_tap(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     phone.locator("button[value='missa.1']").tap()
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")
     assert phone.locator(".undo-what").inner_html() == server_label
@@ -146,7 +146,7 @@ def test_labels_that_end_with_a_number_or_a_list_are_named_whole(new_phone, serv
     counted = "Annuler : Rangs montrés : Ali 7, Salma 5"
     _label(phone, counted)
     server_label = phone.locator(".undo-what").inner_html()
-    phone.context.set_offline(True)
+    go_offline(phone)
     _tap(phone, "button[value='missa.1']")
     _label(phone, "Annuler : Missa · Salma")
     _tap(phone, ".undo-button")

@@ -5,7 +5,7 @@ waiting Next deal, a second Missa), so no one taps them again."""
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, open_game, wait_for_polls, wait_past_double_tap
+from support.table import expect_scores, go_offline, open_game, wait_for_polls, wait_past_double_tap
 
 WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, hors du score : ",
                 "Donne suivante, Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069"),
@@ -37,7 +37,7 @@ def test_offline_the_deal_line_shows_and_the_waiting_taps_are_listed(
     open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
     before = phone.evaluate(BOXES)
-    phone.context.set_offline(True)
+    go_offline(phone)
     _tap(phone, next_deal)
     expect(phone.locator("#link-state")).to_be_visible()
     assert phone.evaluate(UNCOVERED)
@@ -61,7 +61,7 @@ def test_arabic_too(new_phone, screenshot):
     phone = new_phone(viewport={"width": 360, "height": 640})
     open_game(phone)
     phone.goto(phone.url + "?lang=ar")
-    phone.context.set_offline(True)
+    go_offline(phone)
     phone.locator("button[value=next_deal]").tap()
     wait_past_double_tap(phone)
     phone.locator("button[value='hit.1.1']").tap()
@@ -76,7 +76,7 @@ def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal
     Undo takes it back (it was never sent, so nothing is lost)."""
     phone = new_phone(viewport={"width": 360, "height": 640})
     open_game(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     _tap(phone, "Donne suivante")
     _tap(phone, "Donne suivante")
     strip = phone.locator(".announce-slot .quiet-strip")
@@ -96,7 +96,7 @@ def test_many_waiting_taps_keep_the_newest_in_sight(new_phone, screenshot):
     "…, Donne…")."""
     phone = new_phone(viewport={"width": 360, "height": 640})
     open_game(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     for name in ["Missa pour Nous", "Missa pour Eux", "Donne suivante", "Missa pour Nous",
                  "1 Bount pour Eux", "Missa pour Eux", "Donne suivante"]:
         _tap(phone, name)

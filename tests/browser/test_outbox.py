@@ -22,8 +22,9 @@ from support.accessibility import check as check_accessible
 from support.table import (
     TABLE_ENV,
     expect_scores,
+    go_offline,
     mark,
-    start_game,
+    open_game,
     table_phone,
     table_url,
     tap,
@@ -53,10 +54,6 @@ def figures():
     print("\noutbox figures:", json.dumps(counts))
 
 
-# The games here start through the new-game form (start_game), not the API
-# (open_game): with the board as a phone's very first page, a tap made just
-# after set_offline once reached the server (3 runs of 45 of the first test
-# here; none of 20 with a page before it), which says nothing of the outbox.
 @pytest.fixture
 def phone(browser, table_server):
     context = table_phone(browser, table_server)
@@ -139,10 +136,10 @@ def control_boxes(page) -> list[dict]:
 
 
 def test_taps_made_offline_survive_a_reload_and_count_once_in_order(phone, table_server, figures):
-    start_game(phone)
+    open_game(phone, server=table_server)
     game, url = game_of(phone), phone.url
     before = control_boxes(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_while_away(phone, figures)
     notice = phone.locator("#link-state")
     expect(notice).to_contain_text("Sans serveur, pas de rechargement")
@@ -175,7 +172,7 @@ def test_taps_made_offline_survive_a_reload_and_count_once_in_order(phone, table
 
 def test_taps_made_while_the_server_is_stopped_are_sent_once_it_is_back(
         phone, table_server, figures):
-    start_game(phone)
+    open_game(phone, server=table_server)
     game, url = game_of(phone), phone.url
     table_server.kill()
     tap_while_away(phone, figures, TAPS[:1])
@@ -201,10 +198,10 @@ def test_taps_made_while_the_server_is_stopped_are_sent_once_it_is_back(
 def test_a_waiting_tap_keeps_its_whole_form_when_its_board_is_gone(phone, table_server, figures):
     """The draft of announcements lives in the board's address: the waiting
     Confirm carries it, and counts after a reload that took the draft away."""
-    start_game(phone)
+    open_game(phone, server=table_server)
     game, url = game_of(phone), phone.url
     mark(phone, "Ronda pour Nous", then="Annonces : Nous Ronda")
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_while_away(phone, figures, ("Valider",))
     expect(phone.locator("#link-state")).to_contain_text("1 touche en attente")
     reload_while_away(phone, figures)
@@ -218,9 +215,9 @@ def test_a_waiting_tap_keeps_its_whole_form_when_its_board_is_gone(phone, table_
 
 
 def test_undo_while_taps_wait_takes_back_the_last_of_them(phone, table_server, figures):
-    start_game(phone)
+    open_game(phone, server=table_server)
     game = game_of(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_while_away(phone, figures, TAPS[:2])
     undo = phone.locator(".undo-button")
     # A waiting tap is named as the log will name it (not the button's words,
@@ -236,7 +233,7 @@ def test_undo_while_taps_wait_takes_back_the_last_of_them(phone, table_server, f
 
 
 def test_a_tap_whose_answer_was_lost_counts_once(phone, table_server, figures):
-    start_game(phone)
+    open_game(phone, server=table_server)
     game = game_of(phone)
     reached = []
 
@@ -277,11 +274,49 @@ def test_a_tap_whose_answer_was_lost_counts_once(phone, table_server, figures):
     expect_scores(phone, 0, 0)
 
 
+@pytest.mark.parametrize("reloaded", [False, True], ids=["same-page", "reloaded-while-away"])
+def test_taps_made_behind_a_tap_whose_answer_was_lost_all_count_once(
+        phone, table_server, figures, reloaded):
+    """The Wi-Fi drops as a Missa is sent: the server takes it, its answer
+    never comes; two more taps wait behind it (and the page may be reloaded
+    while the server is away). Once the server answers again, the three
+    count, each once, in order."""
+    open_game(phone, server=table_server)
+    game, url = game_of(phone), phone.url
+    reached = []
+
+    def answer_lost(route):
+        route.fetch(url=route.request.url.replace(table_url(table_server), table_server.url))
+        reached.append(route.request.url)
+        try:
+            route.abort("connectionreset")
+        except PlaywrightError:
+            pass
+
+    phone.route("**/play", answer_lost)
+    phone.get_by_role("button", name=TAPS[0], exact=True).tap()
+    expect(phone.locator("html")).to_have_attribute("data-outbox", "1")
+    assert len(stored(table_server, game)) == 1 and reached
+    tap_while_away(phone, figures, TAPS[1:3])
+    expect(phone.locator("html")).to_have_attribute("data-outbox", "3")
+    if reloaded:
+        go_offline(phone)
+        reload_while_away(phone, figures)
+    phone.unroute("**/play")
+    figures["answers lost"] += len(reached)
+    if reloaded:
+        phone.context.set_offline(False)
+        reopen(phone, url, figures)
+    expect_sent(phone, 3)
+    check_once_in_order(table_server, game, EVENTS, figures)
+    expect_scores(phone, 1, 0)
+
+
 def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
         phone, table_server, figures):
-    start_game(phone)
+    open_game(phone, server=table_server)
     game, url = game_of(phone), phone.url
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_while_away(phone, figures)
     # The other phone records that very Missa: the waiting one would count it twice.
     another_phone(table_server, game, {"type": "missa", "side": 0})
@@ -308,7 +343,7 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     check_once_in_order(table_server, game, [{"type": "missa", "side": 0}] + EVENTS[1:], figures)
     # Again, the other phone moving on to the next deal meanwhile, and this
     # time drop it and the one after it: nothing is sent.
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_while_away(phone, figures, ("Missa pour Nous", "Missa pour Eux"))
     another_phone(table_server, game, {"type": "next_deal"})
     phone.context.set_offline(False)
@@ -327,9 +362,9 @@ def test_waiting_taps_count_when_the_other_phones_tap_meanwhile_means_something_
     """Two Missas for us wait (the same button twice: the second with a token
     of its own, board.js) while the other phone records a Missa for them:
     neither meant that one, and both count, once each (docs/BOARD.md, "Two phones")."""
-    start_game(phone)
+    open_game(phone, server=table_server)
     game = game_of(phone)
-    phone.context.set_offline(True)
+    go_offline(phone)
     tap_while_away(phone, figures, ("Missa pour Nous",))
     wait_past_double_tap(phone)  # a second Missa, not a bounce
     tap_while_away(phone, figures, ("Missa pour Nous",))
@@ -346,11 +381,11 @@ def test_waiting_taps_count_when_the_other_phones_tap_meanwhile_means_something_
 def test_two_tabs_on_one_game_send_the_waiting_taps_once(browser, table_server, figures):
     context = table_phone(browser, table_server)
     first = context.new_page()
-    start_game(first)
+    open_game(first, server=table_server)
     game = game_of(first)
     second = context.new_page()
     second.goto(first.url)
-    context.set_offline(True)  # both tabs lose the server; they share the outbox
+    go_offline(first)  # both tabs lose the server (one context); they share the outbox
     tap_while_away(first, figures, TAPS[:2])
     expect(second.locator("#link-state")).to_contain_text("2 touches en attente", timeout=5000)
     tap_while_away(second, figures, TAPS[2:])
@@ -363,7 +398,7 @@ def test_two_tabs_on_one_game_send_the_waiting_taps_once(browser, table_server, 
 
 
 def test_a_tap_that_reaches_the_server_shows_no_notice(phone, table_server):
-    start_game(phone)
+    open_game(phone, server=table_server)
     tap(phone, "Missa pour Nous")
     expect(phone.locator("#link-state")).to_be_hidden()
     assert phone.locator("html").get_attribute("data-outbox") is None

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from support.table import expect_scores, open_game, wait_past_double_tap
+from support.table import expect_scores, go_offline, open_game, wait_past_double_tap
 
 SAYS = {"fr": ("Sans serveur, pas de rechargement", "2 touches en attente, gardées ici"),
         "ar": ("لا خادم: لا يمكن إعادة تحميل الصفحة", "لمستان في الانتظار، محفوظتان هنا"),
@@ -25,7 +25,7 @@ def test_offline_with_taps_waiting_the_box_says_a_reload_cannot_reopen_the_page(
     phone = new_phone(viewport={"width": 360, "height": 640})
     open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
-    phone.context.set_offline(True)
+    go_offline(phone)
     for selector in ("button[value='missa.0']", "button[value='missa.1']"):
         phone.locator(selector).tap()
     box = phone.locator("#link-state")
@@ -47,7 +47,7 @@ def test_a_reload_with_taps_waiting_asks_first_and_the_taps_count_once(new_phone
     phone = new_phone()
     open_game(phone)
     url = phone.url
-    phone.context.set_offline(True)
+    go_offline(phone)
     phone.locator("button[value='missa.0']").tap()
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")
     asked = []
@@ -82,7 +82,7 @@ def test_with_nothing_waiting_a_reload_goes_at_once(new_phone):
     wait_past_double_tap(phone)
     asked = []
     phone.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
-    phone.context.set_offline(True)
+    go_offline(phone)
     expect(phone.locator("#link-state")).to_be_visible()  # the page knows the server is away
     with pytest.raises(PlaywrightError):  # the browser's own error page, at once
         phone.reload()

@@ -68,6 +68,23 @@ def close_phone(context) -> None:
     context.close()
 
 
+# A request from the page that the browser itself refuses when offline.
+_REACHES = """() => fetch('/static/icon.svg?offline-check=' + Date.now(), {cache: 'no-store'})
+    .then(() => true, () => false)"""
+
+
+def go_offline(page: Page, seconds: float = 5) -> None:
+    """Take the phone off the network and wait until its requests fail.
+    Chromium answers set_offline before its network service applies it:
+    on a loaded machine, a tap made at once now and then still reached the
+    server."""
+    page.context.set_offline(True)
+    deadline = time.monotonic() + seconds
+    while page.evaluate(_REACHES):
+        assert time.monotonic() < deadline, "the phone still reaches the server"
+        time.sleep(0.02)
+
+
 def version(page: Page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
