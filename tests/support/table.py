@@ -75,9 +75,9 @@ _REACHES = """() => fetch('/static/icon.svg?offline-check=' + Date.now(), {cache
 
 def go_offline(page: Page, seconds: float = 5) -> None:
     """Take the phone off the network and wait until its requests fail.
-    Chromium answers set_offline before its network service applies it:
-    on a loaded machine, a tap made at once now and then still reached the
-    server."""
+    set_offline can return before Chromium's network service refuses
+    requests: on a loaded machine, a tap made at once now and then still
+    reached the server."""
     page.context.set_offline(True)
     deadline = time.monotonic() + seconds
     while page.evaluate(_REACHES):
