@@ -16,6 +16,7 @@ Sequences are random events, mostly well formed; the ones the state refuses
 are skipped, which leaves a valid sequence.
 """
 
+import functools
 import tempfile
 
 import pytest
@@ -84,15 +85,15 @@ def new_game_body(players: int, rules: dict) -> dict:
 # Few ranks often, so that perfect ties (and shared pools) are common.
 RANK = st.one_of(st.sampled_from([5, 7]), st.sampled_from(RANKS))
 RANK_OR_NONE = st.one_of(RANK, st.none())
+KINDS = st.sampled_from(["ronda", "ronda", "ronda", "tringa", "double_ronda"])
 
 
 @st.composite
 def announce_events(draw, players: int):
     # Seat i plays for side i % sides: partners sit face to face.
     seats = draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=players, unique=True))
-    kinds = st.sampled_from(["ronda", "ronda", "ronda", "tringa", "double_ronda"])
     return {"type": "announce", "announcements": [
-        {"side": seat % sides_of(players), "kind": draw(kinds), "rank": draw(RANK_OR_NONE)}
+        {"side": seat % sides_of(players), "kind": draw(KINDS), "rank": draw(RANK_OR_NONE)}
         for seat in seats
     ]}
 
@@ -103,12 +104,18 @@ def end_hand_events(draw, players: int):
     cards, left = [], 40
     for counted in range(n - 1):
         fair = left // (n - counted)  # an even split is common (and ties the bonus)
-        count = draw(st.one_of(st.integers(0, left), st.just(fair),
-                               st.integers(max(0, fair - 2), min(left, fair + 2))))
+        count = draw(card_counts(left, fair))
         cards.append(count)
         left -= count
     cards.insert(draw(st.integers(0, n - 1)), None)
     return {"type": "end_hand", "cards": cards}
+
+
+@functools.cache
+def card_counts(left: int, fair: int):
+    """Any count of the cards left, an even split, or near one."""
+    return st.one_of(st.integers(0, left), st.just(fair),
+                     st.integers(max(0, fair - 2), min(left, fair + 2)))
 
 
 def hidden_ronda_events(n: int):
@@ -120,7 +127,10 @@ def hidden_ronda_events(n: int):
     return st.builds(event, st.integers(0, n - 1), st.integers(1, n - 1), st.booleans())
 
 
-def events(players: int, hits: list[int]):
+# Built once per game shape: a strategy built anew for every example is
+# checked anew by Hypothesis, which cost more than the games it drew.
+@functools.cache
+def events(players: int, hits: tuple[int, ...]):
     """Events of every type, well formed for this game."""
     n = sides_of(players)
     side = st.integers(0, n - 1)
@@ -155,7 +165,8 @@ def sequences(draw, players: int, spec: dict, min_size=20, max_size=100):
             level = min(50, spec["target"] + draw(st.integers(-3, 6)))
         opening = [{"type": "adjust", "side": s, "points": level}
                    for s in range(sides_of(players))]
-    rest = draw(st.lists(events(players, spec["hits"]), min_size=min_size, max_size=max_size))
+    rest = draw(st.lists(events(players, tuple(spec["hits"])), min_size=min_size,
+                         max_size=max_size))
     return opening + rest
 
 
@@ -167,6 +178,22 @@ GARBAGE_EVENTS = st.dictionaries(
     st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3), max_leaves=4),
     max_size=4,
 ).map(lambda d: {"type": "hit", **d} if "type" not in d else d)
+
+
+@functools.cache
+def app_actions(players: int, hits: tuple[int, ...]):
+    """What a scorer sends through the API: events, garbage, undos."""
+    game_events = events(players, hits)
+    return st.one_of(game_events, game_events, game_events, GARBAGE_EVENTS, st.just("undo"))
+
+
+@functools.cache
+def snapshot_actions(players: int, hits: tuple[int, ...]):
+    """Events, undos and corrections (of a standing event, by another or by nothing)."""
+    game_events = events(players, hits)
+    return st.one_of(game_events, game_events, game_events, st.just("undo"), st.just("undo"),
+                     st.tuples(st.just("correct"), st.integers(0, 200),
+                               st.one_of(st.none(), game_events)))
 
 
 # -- the oracle: what the barème gives for an event ----------------------------------------
@@ -400,8 +427,7 @@ def test_through_the_app_the_stored_log_replays_to_the_stored_state_and_undo_ste
     game_id = created.get_json()["id"]
     path = f"/api/games/{game_id}"
 
-    actions = st.one_of(events(players, spec["hits"]), events(players, spec["hits"]),
-                        events(players, spec["hits"]), GARBAGE_EVENTS, st.just("undo"))
+    actions = app_actions(players, tuple(spec["hits"]))
     opening = data.draw(sequences(players, spec, 0, 0), label="opening")
     shown = [created.get_json()]  # the state after each standing event, oldest first
     version = shown[0]["version"]
@@ -491,10 +517,7 @@ def test_undo_boards_and_review_pages_fold_from_snapshots_as_the_whole_log_does(
     try:
         migrations.migrate(db)
         game, _ = games.create(db, new_game_body(players, spec), None, NOW)
-        actions = st.one_of(events(players, spec["hits"]), events(players, spec["hits"]),
-                            events(players, spec["hits"]), st.just("undo"), st.just("undo"),
-                            st.tuples(st.just("correct"), st.integers(0, 200),
-                                      st.one_of(st.none(), events(players, spec["hits"]))))
+        actions = snapshot_actions(players, tuple(spec["hits"]))
         for action in data.draw(st.lists(actions, min_size=5, max_size=35), label="actions"):
             try:
                 if action == "undo":
