@@ -61,7 +61,8 @@ translations: $(RUN_STAMP)
 
 $(RUN_STAMP): pyproject.toml $(CONSTRAINTS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@# The venv's own pip (Python 3.11's) does all that follows: upgrading
+	@# it first cost a download and 3 s of every fresh set-up, for nothing used.
 	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e .
 	@# openskill's wheels for this machine are compiled (mypyc): its pure-Python
 	@# wheel is the one a phone gets, so every machine runs that same code.
