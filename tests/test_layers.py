@@ -3,6 +3,7 @@ testing, each importing only the layers below it; Flask in the web layer
 alone; no import cycles; every module importable on its own."""
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -43,13 +44,20 @@ def layer_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def imports_of(module: str) -> set[str]:
+# Each check below walks the modules' trees: each is parsed once for all.
+@functools.cache
+def tree(module: str) -> ast.Module:
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
+@functools.cache
+def imports_of(module: str) -> frozenset[str]:
     """Every module `module` imports, wherever the import statement stands
     (a function-level import hides a cycle, it does not remove it)."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(module)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -61,7 +69,7 @@ def imports_of(module: str) -> set[str]:
             found.add(source)
             found.update(f"{source}.{alias.name}" for alias in node.names
                          if f"{source}.{alias.name}" in MODULES)
-    return found
+    return frozenset(found)
 
 
 def app_imports(module: str) -> set[str]:
@@ -113,9 +121,8 @@ def test_the_package_has_no_import_cycle():
 def test_no_import_of_the_app_renames_what_it_imports(module):
     """A layer's folder names it (engine, not rules; board, not boards): the
     same word at two layers is told apart by the package, not by an alias."""
-    path = MODULES[module]
     renamed = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(module)):
         if isinstance(node, ast.ImportFrom) and (
                 node.level or (node.module or "").split(".")[0] == "scorekeeper"):
             renamed += [f"{a.name} as {a.asname}" for a in node.names if a.asname]
@@ -222,7 +229,7 @@ def test_no_module_but_forms_imports_a_form_class(module):
     only set choices (wtforms' SelectChoice), app.py turns CSRF on."""
     allowed = {"wtforms.fields.choices.SelectChoice", "flask_wtf.csrf.CSRFProtect"}
     named = set()
-    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(module)):
         if isinstance(node, ast.ImportFrom) and node.module:
             named.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
@@ -252,7 +259,7 @@ def test_the_web_layer_imports_storage_only_in_its_plumbing(module):
 def names_used(module: str) -> set[str]:
     """Every name and attribute a module's code mentions."""
     found = set()
-    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(module)):
         if isinstance(node, ast.Name):
             found.add(node.id)
         elif isinstance(node, ast.Attribute):
@@ -276,9 +283,9 @@ SQL = re.compile(r"^\s*(SELECT\s.*\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))
 def test_the_web_layer_writes_no_sql(module):
-    statements = [node.value for node in ast.walk(ast.parse(MODULES[module].read_text(
-        encoding="utf-8"))) if isinstance(node, ast.Constant) and isinstance(node.value, str)
-        and SQL.match(node.value)]
+    statements = [node.value for node in ast.walk(tree(module))
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and SQL.match(node.value)]
     assert not statements, f"{module}: {statements}"
 
 
