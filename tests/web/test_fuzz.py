@@ -229,7 +229,12 @@ def requests(endpoints: list[Endpoint]) -> st.SearchStrategy[Request]:
         st.text(max_size=12), st.sampled_from(["", "..", "%00", "a" * 5000, "../api", "ü"]),
     )
 
+    # Built once: Hypothesis checks every strategy it meets for the first time.
     mutations = st.sampled_from(["/", "upper", "//", "tail", "query"])
+    any_method = st.sampled_from(METHODS)
+    any_content_type = st.one_of(content_types, st.none())
+    odd_lengths = st.sampled_from(["0", "-1", "abc", str(MAX_BODY * 10), "3"])
+    game_numbers = st.integers(0, 99)
 
     @st.composite
     def build(draw) -> Request:
@@ -240,17 +245,17 @@ def requests(endpoints: list[Endpoint]) -> st.SearchStrategy[Request]:
             # deep enough into the app to be accepted now and then.
             return draw(common if draw(st.integers(0, 3)) else rare)
 
-        method = often(st.just(endpoint.method), st.sampled_from(METHODS))
+        method = often(st.just(endpoint.method), any_method)
         path = endpoint.path
         if not draw(st.integers(0, 3)):
             mutation, text = draw(mutations), draw(st.text(max_size=20))
             path = {"/": path + "/", "upper": path.upper(), "//": "/" + path,
                     "tail": path + "/" + text, "query": path + "?" + text}[mutation]
         body = often(endpoint.body, hostile_bodies)
-        content_type = often(st.just(endpoint.content_type), st.one_of(content_types, st.none()))
-        length = often(st.none(), st.sampled_from(["0", "-1", "abc", str(MAX_BODY * 10), "3"]))
+        content_type = often(st.just(endpoint.content_type), any_content_type)
+        length = often(st.none(), odd_lengths)
         return Request(method, path, body, content_type, draw(headers), length,
-                       often(st.integers(0, 99), unknown_games))
+                       often(game_numbers, unknown_games))
 
     return build()
 
