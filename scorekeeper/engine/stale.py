@@ -118,6 +118,23 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     return None
 
 
+def stale_count(tap: Mapping[str, Any], hand_seen: int, hand_now: int,
+                counted: Mapping[str, Any] | None) -> StaleTap | None:
+    """Why a count confirmed on the end-of-hand sheet of hand `hand_seen`
+    cannot count now that the game is in hand `hand_now`; None: it still can.
+    A count is of the hand its sheet showed, never another's, whatever the
+    board's version said (a board that followed the other phone kept its
+    sheet open): that hand counted meanwhile (`counted`: the count that
+    ended it, as stored), the same count is already recorded and another one
+    is refused; a hand the game is back before (the other phone undid a
+    count), refused."""
+    if tap.get("type") != "end_hand" or hand_seen == hand_now:
+        return None
+    if hand_seen > hand_now:
+        return StaleTap(UNDONE)
+    return StaleTap(ALREADY if counted == tap else SAME_KIND)
+
+
 def _standing(records: Iterable[Record]) -> dict[int, Mapping[str, Any] | None]:
     """The events among `records` that still stand: not undone by one of
     them, as their corrections left them (None: removed)."""

@@ -15,7 +15,7 @@ import sqlite_utils
 
 from .. import engine
 from ..engine.moves import Step, last_card_again, timeline
-from ..engine.stale import UNDO, Record, stale_tap
+from ..engine.stale import UNDO, Record, stale_count, stale_tap
 from ..storage import store
 from ..storage.db import read_transaction, write_transaction
 from . import games, nights, snapshots
@@ -71,14 +71,16 @@ def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
 
 
 def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
-        seen: int | None, page: str | None = None, glanced: int | None = None) -> games.Game:
+        seen: int | None, page: str | None = None, glanced: int | None = None,
+        hand: int | None = None) -> games.Game:
     """Record a board's tap (`body`, an event's plain data), made on the
     board of version `seen`, from the page whose keys begin with `page`; a
     key already used answers the game as it is. `glanced`: the version that
     board showed a moment before the finger came down, when it had just
-    followed another phone's taps (too soon to have seen them). Raises
-    ScoringError subclasses: the engine's refusals, engine.stale.StaleTap,
-    and the last card's Missa a second time in a hand."""
+    followed another phone's taps (too soon to have seen them). `hand`: for
+    a count, the hand its sheet showed. Raises ScoringError subclasses: the
+    engine's refusals, engine.stale.StaleTap, and the last card's Missa a
+    second time in a hand."""
     with write_transaction(db):
         game, event, key_used = games.read_event(db, game_id, body, key)
         if key_used:
@@ -86,7 +88,12 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
         refusal = last_card_again(game.state, event)
         if refusal is not None:
             raise refusal
-        _judge(db, game, engine.to_dict(event), seen, page, now, glanced)
+        tap_data = engine.to_dict(event)
+        if hand is not None and hand != game.state.hand:
+            refusal = stale_count(tap_data, hand, game.state.hand, _count_of(db, game, hand))
+            if refusal is not None:
+                raise refusal
+        _judge(db, game, tap_data, seen, page, now, glanced)
         state = engine.apply(game.state, event)
         return games.append_event(db, game, event, state, key, now)
 
@@ -101,6 +108,14 @@ def undo(db: sqlite_utils.Database, game_id: str, key: str, now: str, seen: int 
             return game
         _judge(db, game, UNDO, seen, page, now)
         return games.take_back(db, game, key, now)
+
+
+def _count_of(db: sqlite_utils.Database, game: games.Game, hand: int) -> dict | None:
+    """The count that ended hand `hand` (each count ends one hand), as
+    stored; None when that hand has not ended."""
+    counts = [event for _, event in games.standing_events(db, game.id)
+              if event.get("type") == "end_hand"]
+    return counts[hand - 1] if 0 < hand <= len(counts) else None
 
 
 def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: int | None,

@@ -453,6 +453,10 @@
     form.querySelectorAll("input[name^=cards]").forEach(function (field) {
       query.append(field.name, field.value);
     });
+    // The hand counted, kept in the address: once another phone has counted
+    // it, the board this phone follows to is without this sheet.
+    var hand = form.querySelector("input[name=hand]");
+    if (hand) { query.append("hand", hand.value); }
     if (form.querySelector("input[name=early]")) { query.append("ask", "early"); }
     enqueue(form.dataset.liveForm + "?" + query, { method: "GET" });
   }

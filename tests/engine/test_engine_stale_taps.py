@@ -14,6 +14,7 @@ from scorekeeper.engine.stale import (
     UNDONE,
     UNDONE_ALREADY,
     Record,
+    stale_count,
     stale_tap,
 )
 from support.engine import A, B, setup
@@ -148,3 +149,20 @@ def test_what_the_board_had_just_followed_counts_only_as_that_very_tap():
 def test_a_tap_just_seen_then_undone_is_not_already_recorded():
     unseen = events(missa(A), first=5)
     assert unseen_reason(missa(A), unseen, [Record(6, "undo", {"undoes": 5})]) == UNDONE
+
+
+def test_a_count_is_of_the_hand_its_sheet_showed_never_of_the_next():
+    """Two phones confirm the count of hand 1; the second one comes once the
+    game is in hand 2, whatever version its board had followed to."""
+    count = {"type": "end_hand", "cards": [15, None]}
+    other = {"type": "end_hand", "cards": [16, None]}
+
+    def why(tap, seen, now, counted):
+        refusal = stale_count(tap, seen, now, counted)
+        return None if refusal is None else refusal.reason
+
+    assert why(count, 1, 1, None) is None  # the hand it showed: judged as any tap
+    assert why(count, 1, 2, count) == ALREADY  # the same count, on both phones: once
+    assert why(count, 1, 2, other) == SAME_KIND  # another count of that hand: refused
+    assert why(count, 3, 2, None) == UNDONE  # the other phone undid the count before it
+    assert why({"type": "next_deal"}, 1, 2, count) is None  # only a count says its hand

@@ -387,3 +387,57 @@ def test_a_missa_after_the_winning_hit_says_it_was_not_counted(french):
         french.get(board))
     assert "the Missa: not counted, the game was over first" in words(
         french.get(board + "?lang=en"))
+
+
+# -- one hand, counted on two phones ----------------------------------------------------------
+
+def test_a_count_confirmed_on_two_phones_ends_one_hand_once(french):
+    """Both scorers typed the count of hand 1 on their sheets. The second
+    Confirm comes once the first has ended the hand: it must not end hand 2
+    (nor ask whether to end it early), whether its numbers are the same
+    (already recorded) or not (refused: the table checks the score)."""
+    board = start_game(french)
+    last_deal(french, board)
+    link = re.search(r'href="([^"]*sheet=end)"', french.get(board).get_data(as_text=True))
+    sheet_at = html.unescape(link.group(1))
+    assert "hand=1" in sheet_at  # the sheet's address says the hand it counts
+    first = french.get(sheet_at).get_data(as_text=True)
+    second = french.get(sheet_at).get_data(as_text=True)  # the other phone's sheet
+    assert submit(french, *find_button(first, "end_hand"), {"cards0": "15"}).status_code == 303
+    counted = api_state(french, board)
+    assert (counted["hand"], counted["scores"]) == (2, [0, 5])
+    form, confirm = find_button(second, "end_hand")
+    for typed, said in (("15", "Déjà enregistré sur un autre téléphone"),
+                        ("16", "Déjà enregistré autrement sur un autre téléphone")):
+        response = submit(french, form, confirm, {"cards0": typed})
+        assert response.status_code == 303 and "ask=early" not in response.headers["Location"]
+        shown = french.get(response.headers["Location"])
+        assert said in words(shown), typed
+        assert "end-sheet" not in shown.get_data(as_text=True)  # the count's hand is over
+        assert api_state(french, board) == counted, typed
+    # Its early end's Yes (the question asked before this change) is refused the same way.
+    submit(french, form, confirm, {"cards0": "15", "early": "1"})
+    assert api_state(french, board) == counted
+    # The sheet of hand 1 opened again (a reload, Back, the script's next poll): the board alone.
+    again = french.get(sheet_at).get_data(as_text=True)
+    assert "end-sheet" not in again and 'name="early"' not in again
+
+
+def test_a_count_of_a_hand_the_other_phone_took_back_is_refused(french):
+    """The other phone counted hand 1, this one opened the count of hand 2,
+    then the other undid its count: this sheet's count is of no hand now."""
+    board = start_game(french)
+    last_deal(french, board)
+    press(french, board + "?sheet=end", "end_hand", {"cards0": "15"})
+    last_deal(french, board)
+    sheet = french.get(board + "?hand=2&sheet=end").get_data(as_text=True)
+    french.post("/api" + board + "/undo", json={})  # the other phone's Undo: the 6th next deal
+    french.post("/api" + board + "/undo", json={})
+    french.post("/api" + board + "/undo", json={})
+    french.post("/api" + board + "/undo", json={})
+    french.post("/api" + board + "/undo", json={})
+    taken_back = french.post("/api" + board + "/undo", json={}).get_json()  # hand 1's count
+    assert taken_back["hand"] == 1
+    response = submit(french, *find_button(sheet, "end_hand"), {"cards0": "22", "early": "1"})
+    assert "Un autre téléphone a annulé" in words(french.get(response.headers["Location"]))
+    assert api_state(french, board) == taken_back

@@ -50,7 +50,7 @@ def test_next_deal_waits_for_the_draft_and_says_why(french):
 def test_end_of_hand_waits_for_the_draft(french):
     board = start_game(french)
     url, html = marked(french, board)
-    assert 'why=end_hand' in html and "?sheet=end" not in html
+    assert 'why=end_hand' in html and "sheet=end" not in html
     said = french.get(f"{url}&why=end_hand").get_data(as_text=True)
     assert WAIT in text(said) and "Annonces : Nous Tringa" in text(said)
     assert "end-sheet" not in said

@@ -68,6 +68,7 @@ SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 # and 5,000 digits are past int()'s limit.
 CARD_COUNT = re.compile(r"-?\d{1,4}")
 _INDEX = re.compile(r"\d")
+_HAND = re.compile(r"[1-9]\d{0,5}")
 RANK_VALUES = {str(rank) for rank in RANKS}
 
 
@@ -257,9 +258,18 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     beyond = board.count_beyond_the_deck(typed, setup)
     if beyond is not None:
         return _after_action(game_id, beyond, _count_query(counts, game.state.hand))
-    if not game.state.last_deal and form.get("early") != "1":
+    # A count of a hand another phone has counted since is judged by the
+    # tap's rules (refused), not asked about as an early end of the next hand.
+    if not game.state.last_deal and form.get("early") != "1" \
+            and _hand_of(form) in (None, game.state.hand):
         return _show(game_id, _count_query(counts, game.state.hand, ask=True))
     return None
+
+
+def _hand_of(form) -> int | None:
+    """The hand a count's sheet showed (its hidden field), None when not said."""
+    hand = form.get("hand", "")
+    return int(hand) if _HAND.fullmatch(hand) else None
 
 
 @bp.post("/games/<game_id>/play")
@@ -284,7 +294,7 @@ def play(game_id: str):
     try:
         scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move), utc_now(),
                        form.expected_version.data, page_of(form.token.data),
-                       form.followed_from.data)
+                       form.followed_from.data, _hand_of(request.form))
     except ScoringError as error:
         return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM),
                              form.back.data or "")
