@@ -283,6 +283,9 @@
 
   function request(url, options, attempt, putBack) {
     options.headers = { "X-Board": "1" };
+    // A board drawn to follow another phone's records: its result takes no
+    // win back in one tap, as that win was not this phone's tap.
+    if (options.follows) { options.headers["X-Board-Follows"] = "1"; }
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
       if (ronda.link) { ronda.link.reached(); }
@@ -495,7 +498,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(here(), { method: "GET" }).then(cameFrom(now.dataset.version));
+          enqueue(here(), { method: "GET", follows: true }).then(cameFrom(now.dataset.version));
         }
       })
       .catch(function () {})

@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, open_game, wait_past_double_tap
+from support.table import expect_scores, open_game, wait_for_polls, wait_past_double_tap
 
 
 @pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
@@ -43,6 +43,35 @@ def test_the_same_missa_from_two_phones_counts_once(phone, new_phone, screenshot
     expect(other.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     state = json.loads(phone.request.get(f"/api/games/{game}").text())
     assert state["scores"] == [1, 0] and state["deal"] == 2 and state["version"] == 2
+
+
+def test_the_winning_missa_on_both_phones_leaves_the_second_asking_before_reopening(
+        phone, new_phone, screenshot):
+    """The second phone's Missa is already recorded and its board shows the
+    result; its Undo, there, asks first: a second tap meant the Missa again."""
+    game = open_game(phone)
+    phone.request.post(f"/api/games/{game}/events", headers={"Content-Type": "application/json"},
+                       data=json.dumps({"type": "adjust", "side": 0, "points": 32}))
+    phone.reload()
+    other = new_phone(viewport={"width": 360, "height": 640})
+    other.goto(phone.url)
+    before = phone.request.get(f"/api/games/{game}").text()
+    other.route(f"**/api/games/{game}", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=before))
+    phone.get_by_role("button", name="Missa pour Nous").tap()
+    expect(phone.locator(".over")).to_be_visible()
+    other.get_by_role("button", name="Missa pour Nous").tap()
+    expect(other.locator(".flash-error")).to_contain_text("Déjà enregistré sur un autre téléphone")
+    expect(other.locator(".over")).to_be_visible()
+    screenshot(other, "two-phones-winning-missa-360")
+    # Its polls see the game as it is from now on: its board stays as drawn.
+    other.unroute(f"**/api/games/{game}")
+    wait_for_polls(other)
+    undo = other.locator(".over .undo-button")
+    assert undo.evaluate("e => e.tagName") == "A"  # a link to the question, not the Undo itself
+    undo.tap()
+    expect(other).to_have_url(re.compile(r"/reopen$"))
+    assert json.loads(phone.request.get(f"/api/games/{game}").text())["finished"]
 
 
 # -- the same tap, or two taps, on two phones at once: real touches, real polls ---------------

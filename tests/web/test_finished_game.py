@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 from scorekeeper.service import games, nights
 from support.nights import start_night
-from support.page_forms import forms_of, press, submit
+from support.page_forms import find_button, forms_of, press, submit
 from support.pages import api_state, start_game, text
 
 DAYS_AGO = datetime.now(timezone.utc) - timedelta(days=3)
@@ -129,3 +129,36 @@ def test_the_result_drawn_right_after_the_win_undoes_it_in_one_tap(french, db):
     result = french.get(f"/games/{game_id}").get_data(as_text=True)
     assert "/reopen" not in result
     assert re.search(r'<button class="[^"]*undo-button', result)
+
+
+def test_the_result_shown_for_a_refused_tap_asks_before_reopening(french):
+    """Both phones tapped the winning Missa: the second one's is already
+    recorded, and its page shows the result with that sentence. Its Undo,
+    where its Missa was, asks first: a second tap there meant the Missa
+    again, and took the win back at once."""
+    board = start_game(french)
+    press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "32"})
+    other = french.get(board).get_data(as_text=True)  # the other phone's board, before the win
+    press(french, board, "missa.1")  # the winning tap, on the first phone
+    form, missa = find_button(other, "missa.1")
+    for script in (False, True):
+        headers = {"X-Board": "1"} if script else {}
+        response = submit(french, form, missa, headers=headers)
+        page = (response if script else french.get(response.headers["Location"]))
+        result = page.get_data(as_text=True)
+        assert "Déjà enregistré sur un autre téléphone" in text(result), script
+        assert re.search(r'<a class="button undo-button" href="[^"]+/reopen">', result), script
+        assert api_state(french, board)["finished"], script
+    # The first phone's own result still takes its win back with one tap.
+    assert "/reopen" not in french.get(board).get_data(as_text=True)
+
+
+def test_a_board_following_another_phones_win_asks_before_reopening(french, db):
+    """The page's script draws the board again when another phone recorded
+    something (X-Board-Follows): the win it shows was not this phone's tap."""
+    game_id = won_seconds_ago(db, 2)
+    followed = french.get(f"/games/{game_id}",
+                          headers={"X-Board": "1", "X-Board-Follows": "1"}).get_data(as_text=True)
+    assert re.search(r'<a class="button undo-button" href="[^"]+/reopen">', followed)
+    drawn = french.get(f"/games/{game_id}", headers={"X-Board": "1"}).get_data(as_text=True)
+    assert re.search(r'<button class="[^"]*undo-button', drawn)  # the winning tap's own answer

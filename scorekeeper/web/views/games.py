@@ -13,6 +13,7 @@ from flask import (
     Response,
     abort,
     flash,
+    get_flashed_messages,
     redirect,
     render_template,
     request,
@@ -150,9 +151,13 @@ def render_board(
         # Once over, a club night's table leads back to its night (no query before that).
         night=shown.night,
         # Once over, Undo takes the win back with one tap only on the page
-        # drawn right after it (not one opened later from the history).
-        undo_at_once=reopening.undo_at_once(get_db(), game, game.version, utc_now(),
-                                            within=reopening.SHOWN_AT_ONCE),
+        # drawn right after it (not one opened later from the history), and
+        # not on a board that says its own tap was refused or that follows
+        # another phone: the win was that phone's (the same Missa on both),
+        # and this phone's next tap where its button was reopened the game.
+        undo_at_once=not (error or _refused() or request.headers.get("X-Board-Follows") == "1")
+        and reopening.undo_at_once(
+            get_db(), game, game.version, utc_now(), within=reopening.SHOWN_AT_ONCE),
         **context,
     )
     return Response(html, status=status, headers={"Cache-Control": "no-store"})
@@ -187,6 +192,11 @@ def _show(game_id: str, query: str):
         response.headers["X-Board-URL"] = url
         return response
     return redirect(url, 303)
+
+
+def _refused() -> bool:
+    """Whether this page follows a refused action (its sentence, flashed)."""
+    return any(category == "error" for category, _ in get_flashed_messages(with_categories=True))
 
 
 def _after_action(game_id: str, error: ScoringError | None = None, back: str = "",
