@@ -562,9 +562,11 @@
     set(notice, "hidden", what || count ? null : "");
     set(notice, "class", "link-state link-" + (state || "ok"));
     // Below the deal line, two lines: a sentence too long for one takes both
-    // (the waiting taps are still listed on the board and on its Undo).
+    // (the waiting taps are still listed on the board and on its Undo), also
+    // with no tap waiting: cut after one line, "tap it again once it is back"
+    // lost the very instruction.
     var words = notice.querySelector(".link-what");
-    if (what && count && words.scrollHeight > words.clientHeight + 1) { notice.classList.add("full"); }
+    if (what && words.scrollHeight > words.clientHeight + 1) { notice.classList.add("full"); }
   }
 
   // While taps wait, a button off before them may apply after them: the

@@ -52,6 +52,7 @@ def test_every_connection_sentence_is_read_whole_in_its_box_at_360_px(new_phone,
     assert cut == []
 
 
+WHOLE = "e => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth"
 SAYS = {"fr": ("Ronda", "Fin de manche", "Les annonces ont besoin du serveur",
                "Cela a besoin du serveur"),
         "ar": ("روندا", "نهاية الجولة", "الإعلانات تحتاج إلى الخادم", "هذا يحتاج إلى الخادم"),
@@ -73,12 +74,16 @@ def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot,
     expect(announce).to_have_attribute("aria-disabled", "true")
     announce.tap(force=True)
     expect(state).to_contain_text(announcements)
+    # Read whole with no tap waiting too: cut after one line, the sentence
+    # lost its instruction ("tap them again once it is back").
+    assert state.locator(".link-what").evaluate(WHOLE)
     screenshot(phone, f"offline-announcement-{language}")
     assert phone.locator("#board .pads").bounding_box() == buttons  # nothing moved
     assert "a=" not in phone.url  # nothing was marked
     wait_past_double_tap(phone)
     phone.get_by_role("link", name=end_of_hand, exact=True).tap(force=True)
     expect(state).to_contain_text(sheet)
+    assert state.locator(".link-what").evaluate(WHOLE)
     # Once the sentence has been read, the box says the connection again.
     expect(state).not_to_contain_text(sheet, timeout=8000)
     expect(state).to_be_visible()
