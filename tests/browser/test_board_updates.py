@@ -26,7 +26,7 @@ def test_a_tap_changes_the_board_in_place_and_posts_a_url_encoded_form(phone):
 def test_the_address_follows_the_sheet_that_opens_and_closes(phone):
     open_game(phone)
     mark(phone, "Fin de manche", then="Cartes ramassées par Nous")
-    assert re.search(r"/games/\w+\?sheet=end$", phone.url)
+    assert re.search(r"/games/\w+\?hand=1&sheet=end$", phone.url)  # the hand it counts
     phone.get_by_label("Cartes ramassées par Nous").fill("20")
     phone.get_by_role("button", name="Valider le compte").tap()  # before the last deal: asked
     expect(phone.get_by_role("button", name="Oui, terminer la manche maintenant")).to_be_visible()
