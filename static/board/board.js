@@ -343,8 +343,11 @@
     var view = options.method === "GET";
     if (view) { viewing += 1; }
     return run(function () {
-      var sent = ready ? ready.then(function () { return request(url, options, 0, putBack); })
-                       : request(url, options, 0, putBack);
+      // No address: the board's as it is when its turn comes (a follow
+      // queued behind a tap goes where that tap's answer left the page).
+      var target = url || here();
+      var sent = ready ? ready.then(function () { return request(target, options, 0, putBack); })
+                       : request(target, options, 0, putBack);
       return view ? sent.finally(function () { viewing -= 1; }) : sent;
     });
   }
@@ -498,7 +501,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(here(), { method: "GET", follows: true }).then(cameFrom(now.dataset.version));
+          enqueue(null, { method: "GET", follows: true }).then(cameFrom(now.dataset.version));
         }
       })
       .catch(function () {})

@@ -1,15 +1,15 @@
 """One hand's count, typed on two phones' sheets: it ends its hand once.
 The second Confirm says the count is already recorded (it used to ask
 whether to end the next hand early, and its Yes ended that one too); a
-sheet whose hand the other phone counted closes as the phone follows the
-game (docs/BOARD.md, "Two phones")."""
+sheet whose hand the other phone counted stays open while its phone follows
+the game, and its Confirm is refused (docs/BOARD.md, "Two phones")."""
 
 import json
 
 import pytest
 from playwright.sync_api import expect
 
-from support.table import open_game
+from support.table import open_game, wait_for_polls
 
 SHEET = ".actions a[href$='sheet=end']"
 
@@ -53,18 +53,31 @@ def test_a_count_confirmed_on_two_phones_ends_its_hand_once(phone, new_phone, sc
     assert state_of(phone, game) == counted
 
 
-def test_a_sheet_whose_hand_the_other_phone_counted_closes_as_it_follows(phone, new_phone):
+def test_a_sheet_whose_hand_the_other_phone_counted_stays_until_its_confirm_is_refused(
+        phone, new_phone):
+    """The other phone's board follows the count while its sheet is open: the
+    sheet stays where it is (closed, it left that count's Undo where Confirm
+    was, and the next tap took the hand back), and its Confirm, tapped a few
+    seconds later, says the count is already recorded."""
     game = at_the_last_deal(phone)
     other = new_phone()
     other.goto(phone.url)
     other.locator(SHEET).tap()
-    other.locator("#cards0").fill("16")
-    expect(other.locator(".end-sheet")).to_be_visible()
+    other.locator("#cards0").fill("15")
+    confirm = other.get_by_role("button", name="Valider le compte")
+    expect(confirm).not_to_have_attribute("aria-disabled", "true")
+    where = confirm.bounding_box()
     phone.locator(SHEET).tap()
     phone.locator("#cards0").fill("15")
     phone.get_by_role("button", name="Valider le compte").tap()
     expect(phone.locator(".status-text")).to_contain_text("Manche 2")
-    # Its next poll: the board of hand 2, without the sheet of hand 1.
+    counted = state_of(phone, game)
+    # Its next polls: the board of hand 2 behind, the sheet of hand 1 unmoved.
     expect(other.locator(".status-text")).to_contain_text("Manche 2")
+    wait_for_polls(other)
+    expect(other.locator(".end-sheet")).to_be_visible()
+    assert confirm.bounding_box() == where
+    confirm.tap()
+    expect(other.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     expect(other.locator(".end-sheet")).to_have_count(0)
-    assert state_of(phone, game)["hand"] == 2
+    assert state_of(phone, game) == counted

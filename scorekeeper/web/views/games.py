@@ -127,7 +127,14 @@ def render_board(
     `template` and `context`, another page around the board (the result and
     the review)."""
     game = shown.game
-    args = _of_this_hand(request.args if args is None else args, game.state.hand)
+    args = request.args if args is None else args
+    # A board drawn to follow another phone keeps a count's sheet open, also
+    # of a hand that phone has counted: closed under the finger, it left the
+    # Undo of that count where Confirm was, and the next tap took it back.
+    # Its Confirm is then refused (the count's hand is over) and closes it.
+    following = request.headers.get("X-Board-Follows") == "1"
+    if not following:
+        args = _of_this_hand(args, game.state.hand)
     draft = board.parse_draft(args.getlist("a"), game.setup)
     why = args.get("why", "")[:40] or None
     drawn = board.scoreboard_of(shown, draft, gettext, _cards_from_query(args, game.setup), why,
@@ -141,6 +148,7 @@ def render_board(
         board=drawn,
         sheet=args.get("sheet"),
         ask_early=args.get("ask") == "early",
+        count_hand=_hand_of(args) or game.state.hand,
         picked_ranks=_ranks_from_query(args),
         play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
         undo_form=UndoForm(formdata=None, token=one_time_token(),
@@ -155,7 +163,7 @@ def render_board(
         # not on a board that says its own tap was refused or that follows
         # another phone: the win was that phone's (the same Missa on both),
         # and this phone's next tap where its button was reopened the game.
-        undo_at_once=not (error or _refused() or request.headers.get("X-Board-Follows") == "1")
+        undo_at_once=not (error or _refused() or following)
         and reopening.undo_at_once(
             get_db(), game, game.version, utc_now(), within=reopening.SHOWN_AT_ONCE),
         **context,
@@ -208,8 +216,14 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
     if error is not None:
         sentence = sentence_of(error)
         if _wants_board():
-            return render_board(shown_or_404(game_id), MultiDict(parse_qsl(_safe(back))),
-                                error=sentence, status=status_of(error))
+            shown = shown_or_404(game_id)
+            args = MultiDict(parse_qsl(_safe(back)))
+            response = render_board(shown, args, error=sentence, status=status_of(error))
+            drawn = _of_this_hand(args, shown.game.state.hand)
+            if drawn is not args:  # a count of a hand now over: its sheet closed, its address too
+                response.headers["X-Board-URL"] = _url(game_id, urlencode(
+                    list(drawn.items(multi=True))))
+            return response
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
     return _show(game_id, _safe(stay))
