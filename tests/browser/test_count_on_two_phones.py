@@ -53,19 +53,24 @@ def test_a_count_confirmed_on_two_phones_ends_its_hand_once(phone, new_phone, sc
     assert state_of(phone, game) == counted
 
 
+@pytest.mark.parametrize("typed", ["before", "after"])
 def test_a_sheet_whose_hand_the_other_phone_counted_stays_until_its_confirm_is_refused(
-        phone, new_phone):
+        phone, new_phone, typed):
     """The other phone's board follows the count while its sheet is open: the
     sheet stays where it is (closed, it left that count's Undo where Confirm
     was, and the next tap took the hand back), and its Confirm, tapped a few
-    seconds later, says the count is already recorded."""
+    seconds later, says the count is already recorded. The same when the
+    count typed on it reaches the server after the other phone's count."""
     game = at_the_last_deal(phone)
     other = new_phone()
     other.goto(phone.url)
     other.locator(SHEET).tap()
-    other.locator("#cards0").fill("15")
     confirm = other.get_by_role("button", name="Valider le compte")
-    expect(confirm).not_to_have_attribute("aria-disabled", "true")
+    if typed == "before":
+        other.locator("#cards0").fill("15")
+        expect(confirm).not_to_have_attribute("aria-disabled", "true")
+    else:
+        expect(other.locator(".end-sheet")).to_be_visible()
     where = confirm.bounding_box()
     phone.locator(SHEET).tap()
     phone.locator("#cards0").fill("15")
@@ -74,8 +79,12 @@ def test_a_sheet_whose_hand_the_other_phone_counted_stays_until_its_confirm_is_r
     counted = state_of(phone, game)
     # Its next polls: the board of hand 2 behind, the sheet of hand 1 unmoved.
     expect(other.locator(".status-text")).to_contain_text("Manche 2")
+    if typed == "after":
+        other.locator("#cards0").fill("15")
+        expect(other.locator(".end-sheet .gets")).to_contain_text("La manche 1 est déjà comptée")
     wait_for_polls(other)
     expect(other.locator(".end-sheet")).to_be_visible()
+    expect(other.locator(".end-sheet .gets")).to_contain_text("La manche 1 est déjà comptée")
     assert confirm.bounding_box() == where
     confirm.tap()
     expect(other.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")

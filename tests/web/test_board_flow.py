@@ -423,6 +423,42 @@ def test_a_count_confirmed_on_two_phones_ends_one_hand_once(french):
     assert "end-sheet" not in again and 'name="early"' not in again
 
 
+def test_a_sheet_stepped_after_the_other_phones_count_stays_of_its_hand(french):
+    """The other phone counted hand 1 while this one's sheet of hand 1 was
+    open. A stepper tapped then kept the count of hand 1 (it made it the
+    count of hand 2, and its Confirm ended that hand too): with the script,
+    the sheet stays where it is and its Confirm is refused; without it, the
+    page says the hand is already counted."""
+    board = start_game(french)
+    last_deal(french, board)
+    sheet = french.get(board + "?hand=1&sheet=end&cards0=15").get_data(as_text=True)
+    press(french, board + "?sheet=end", "end_hand", {"cards0": "15"})  # the other phone
+    counted = api_state(french, board)
+    assert counted["hand"] == 2
+    form, plus = find_button(sheet, "end_step.0.1")
+    scripted = submit(french, form, plus, headers={"X-Board": "1"})
+    assert scripted.headers["X-Board-URL"] == board + "?sheet=end&cards0=16&hand=1"
+    drawn = scripted.get_data(as_text=True)
+    assert "end-sheet" in drawn and 'value="16"' in drawn
+    form, confirm = find_button(drawn, "end_hand")
+    # Nothing predicted of hand 2 from it; its Confirm left to the server to refuse.
+    assert "data-scores" not in re.search(r'<button[^>]*value="end_hand"[^>]*>', drawn).group(0)
+    assert not confirm.disabled and "La manche 1 est déjà comptée" in words(scripted)
+    refused = submit(french, form, confirm, headers={"X-Board": "1"})
+    assert "Déjà enregistré autrement sur un autre téléphone" in words(refused)
+    assert "end-sheet" not in refused.get_data(as_text=True)
+    assert api_state(french, board) == counted
+    # Without the script: the stepper's page, its sheet closed, says why.
+    form, plus = find_button(sheet, "end_step.0.1")
+    stepped = submit(french, form, plus)
+    assert stepped.headers["Location"] == board + "?sheet=end&cards0=16&hand=1"
+    shown = french.get(stepped.headers["Location"])
+    assert "end-sheet" not in shown.get_data(as_text=True)
+    assert notice(shown) == ("La manche 1 est déjà comptée : rien n'est compté de nouveau. "
+                             "Vérifiez le score.")
+    assert api_state(french, board) == counted
+
+
 def test_a_count_of_a_hand_the_other_phone_took_back_is_refused(french):
     """The other phone counted hand 1, this one opened the count of hand 2,
     then the other undid its count: this sheet's count is of no hand now."""

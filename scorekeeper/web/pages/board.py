@@ -122,6 +122,9 @@ class EndPreview:
     # Each side's points part by part, as the engine's gains give them: the
     # open chain's hit that the count closes, then the cards. (kind, value, points)
     parts: tuple[tuple[tuple[str, int | None, int], ...], ...] = ()
+    # Of a hand now over (another phone counted it): its Confirm is the
+    # server's to refuse, saying whether it was this very count.
+    hand_over: bool = False
 
 
 @dataclass

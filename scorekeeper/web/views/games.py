@@ -6,6 +6,7 @@ instead, to swap in place.
 """
 
 import re
+from dataclasses import replace
 from urllib.parse import parse_qsl, urlencode
 
 from flask import (
@@ -71,6 +72,7 @@ CARD_COUNT = re.compile(r"-?\d{1,4}")
 _INDEX = re.compile(r"\d")
 _HAND = re.compile(r"[1-9]\d{0,5}")
 RANK_VALUES = {str(rank) for rank in RANKS}
+HAND_COUNTED = N_("Hand %(hand)s is already counted: nothing counted again. Check the score.")
 
 
 def _wants_board() -> bool:
@@ -128,17 +130,28 @@ def render_board(
     the review)."""
     game = shown.game
     args = request.args if args is None else args
-    # A board drawn to follow another phone keeps a count's sheet open, also
-    # of a hand that phone has counted: closed under the finger, it left the
-    # Undo of that count where Confirm was, and the next tap took it back.
-    # Its Confirm is then refused (the count's hand is over) and closes it.
+    # A board the script draws keeps a count's sheet open, also of a hand
+    # another phone has counted meanwhile (the board followed it, the count
+    # typed or stepped reached the server after it): closed under the
+    # finger, it left the Undo of that count where Confirm was, and the next
+    # tap took it back. Its Confirm is then refused (the count's hand is
+    # over) and that answer closes it. A whole page (a reload, Back) opens
+    # no sheet of a hand now over.
     following = request.headers.get("X-Board-Follows") == "1"
-    if not following:
+    if not _wants_board():
+        asked = args
         args = _of_this_hand(args, game.state.hand)
+        if args is not asked and not error and not _refused():
+            error = _why_no_sheet(asked, game.state.hand)
     draft = board.parse_draft(args.getlist("a"), game.setup)
     why = args.get("why", "")[:40] or None
     drawn = board.scoreboard_of(shown, draft, gettext, _cards_from_query(args, game.setup), why,
                              utc_now())
+    count_hand = _hand_of(args) or game.state.hand
+    if drawn.end_preview is not None and count_hand != game.state.hand:
+        # Nothing predicted of the hand now played from a count of another.
+        drawn.end_preview = replace(drawn.end_preview, points=None, scores=None, parts=(),
+                                    reason=_why_no_sheet(args, game.state.hand), hand_over=True)
     if error:
         drawn.notice = error
     if template is None:
@@ -148,7 +161,7 @@ def render_board(
         board=drawn,
         sheet=args.get("sheet"),
         ask_early=args.get("ask") == "early",
-        count_hand=_hand_of(args) or game.state.hand,
+        count_hand=count_hand,
         picked_ranks=_ranks_from_query(args),
         play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
         undo_form=UndoForm(formdata=None, token=one_time_token(),
@@ -218,8 +231,8 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
         if _wants_board():
             shown = shown_or_404(game_id)
             args = MultiDict(parse_qsl(_safe(back)))
-            response = render_board(shown, args, error=sentence, status=status_of(error))
             drawn = _of_this_hand(args, shown.game.state.hand)
+            response = render_board(shown, drawn, error=sentence, status=status_of(error))
             if drawn is not args:  # a count of a hand now over: its sheet closed, its address too
                 response.headers["X-Board-URL"] = _url(game_id, urlencode(
                     list(drawn.items(multi=True))))
@@ -257,12 +270,26 @@ def _of_this_hand(args: MultiDict, hand: int) -> MultiDict:
                       and (key, value) != ("sheet", "end")])
 
 
+def _why_no_sheet(args: MultiDict, hand: int) -> str | None:
+    """Why a page opened a count's sheet closed: without a word, a scorer
+    whose count (a stepper without the script) came after the other phone's
+    opened the sheet again, on the next hand. The address can be this very
+    phone's (Back after its count): the words say what is so, not who."""
+    counted = _hand_of(args)
+    if counted is not None and counted < hand:
+        return gettext(HAND_COUNTED, hand=counted)
+    return None
+
+
 def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | None:
     """The end-of-hand sheet's own buttons, which record nothing: the
     steppers and the preview (the board's query keeps the typed counts);
     and the count's Confirm when it must ask first. None: record the count."""
     setup = game.setup
     counts = [c if type(c) is int else None for c in board.card_counts(form, setup)]
+    # The hand the sheet counts stays its own: stepped after another phone
+    # counted it, the sheet became the next hand's, and its Confirm ended that.
+    hand = _hand_of(form) or game.state.hand
     name, *args = move.split(".")
     if name == "end_step" and len(args) == 2 and _INDEX.fullmatch(args[0]) \
             and args[1] in ("-1", "1") and int(args[0]) < len(counts):
@@ -271,22 +298,22 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
         worth_nothing = setup.rules.card_threshold_for(setup.side_count)
         start = worth_nothing if counts[side] is None else max(0, min(DECK, counts[side]))
         counts[side] = max(0, min(DECK, start + int(args[1])))
-        return _show(game_id, _count_query(counts, game.state.hand))
+        return _show(game_id, _count_query(counts, hand))
     if name in ("end_step", "end_preview"):
-        return _show(game_id, _count_query(counts, game.state.hand))
+        return _show(game_id, _count_query(counts, hand))
     typed = board.card_counts(form, setup)
     missing = [side for side, count in enumerate(typed) if count is None]
     if missing:
         error = InvalidInput(board.MISSING_COUNT, side=isolated(setup.sides[missing[0]]))
-        return _after_action(game_id, error, _count_query(counts, game.state.hand))
+        return _after_action(game_id, error, _count_query(counts, hand))
     beyond = board.count_beyond_the_deck(typed, setup)
     if beyond is not None:
-        return _after_action(game_id, beyond, _count_query(counts, game.state.hand))
+        return _after_action(game_id, beyond, _count_query(counts, hand))
     # A count of a hand another phone has counted since is judged by the
     # tap's rules (refused), not asked about as an early end of the next hand.
     if not game.state.last_deal and form.get("early") != "1" \
-            and _hand_of(form) in (None, game.state.hand):
-        return _show(game_id, _count_query(counts, game.state.hand, ask=True))
+            and hand == game.state.hand:
+        return _show(game_id, _count_query(counts, hand, ask=True))
     return None
 
 
