@@ -78,6 +78,11 @@ def test_the_new_pages_are_accessible_and_fit_a_small_phone(new_phone, screensho
         page.goto(address)
         check(page, address)
         assert fits(page), address
+    # The round's table opened: its game brings the entrants to the roster
+    # (without it, this test found a person only after other tests' games).
+    page.goto(night + "/round")
+    page.get_by_role("button", name=re.compile(r"^Ouvrir")).tap()
+    expect(page.get_by_text("Tour 1 : ses tables sont ouvertes.")).to_be_visible()
     page.goto("/players")
     page.locator(".roster a").first.tap()
     page.wait_for_url(re.compile(r"/players/\d+$"))

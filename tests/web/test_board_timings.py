@@ -9,7 +9,7 @@ from scorekeeper.web.pages.template_helpers import BOARD_TIMINGS
 from support.paths import ROOT
 
 PHONE = {"BOARD_POLL_MS": 1500, "BOARD_DOUBLE_TAP_MS": 600, "BOARD_SETTLE_MS": 500,
-         "BOARD_OVER_SETTLE_MS": 1000, "BOARD_SAID_MS": 5000}
+         "BOARD_OVER_SETTLE_MS": 2000, "BOARD_SAID_MS": 5000}
 
 
 def html_tag(app) -> str:
@@ -33,7 +33,7 @@ def test_the_script_and_the_style_sheet_fall_back_to_the_same_values():
                      outbox).group(1) == "5000"
     style = (ROOT / "static" / "style.css").read_text()
     for name, attribute, seconds in [("settle", "data-settle-ms", ".5s"),
-                                     ("over-settle", "data-over-settle-ms", "1s")]:
+                                     ("over-settle", "data-over-settle-ms", "2s")]:
         assert f"--{name}: {seconds};" in style
         assert f"--{name}: attr({attribute} ms, {seconds});" in style
     assert "animation: settle-once 1ms var(--settle) backwards;" in style
