@@ -223,6 +223,24 @@
       history.replaceState(history.state, "", href);
     }
   }
+  // A whole page opens no count's sheet of a hand now over (the server
+  // closes it, saying so), but its address still says that sheet: the
+  // board's next follow, asked at that address, opened the sheet by itself,
+  // filled with the other hand's count. The address loses it too.
+  (function () {
+    var shown = board();
+    if (!shown || !sheetIn(location.href) || shown.querySelector(".sheet")) { return; }
+    var url = new URL(location.href);
+    var kept = new URLSearchParams();
+    url.searchParams.forEach(function (value, key) {
+      var counted = key === "hand" || key === "ask" || key.indexOf("cards") === 0 ||
+        (key === "sheet" && value === "end");
+      if (!counted) { kept.append(key, value); }
+    });
+    url.search = kept.toString();
+    history.replaceState(history.state, "", url.href);
+  }());
+
   window.addEventListener("popstate", function () {
     if (closing !== null) {  // the entry a sheet's control went back over
       var href = closing;

@@ -90,3 +90,22 @@ def test_a_sheet_whose_hand_the_other_phone_counted_stays_until_its_confirm_is_r
     expect(other.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     expect(other.locator(".end-sheet")).to_have_count(0)
     assert state_of(phone, game) == counted
+
+
+def test_the_address_of_a_sheet_of_a_hand_counted_opens_no_sheet_by_itself(phone):
+    """The address of a count's sheet opened again once its hand is counted
+    (a reload, Back): the page closes the sheet, saying so, and its address
+    too. It kept the sheet's query, and the board's next follow, asked at
+    that address, opened the sheet by itself, filled with that count."""
+    game = at_the_last_deal(phone)
+    phone.request.post(f"/api/games/{game}/events", data='{"type": "end_hand", "cards": [21, null]}',
+                       headers={"Content-Type": "application/json"})
+    phone.goto(f"/games/{game}?sheet=end&cards0=21&hand=1")
+    expect(phone.locator("#notice")).to_contain_text("La manche 1 est déjà comptée")
+    assert "sheet" not in phone.url and "hand=" not in phone.url
+    # The other phone plays on: this board follows, and opens no sheet.
+    phone.request.post(f"/api/games/{game}/events", data='{"type": "next_deal"}',
+                       headers={"Content-Type": "application/json"})
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2")
+    wait_for_polls(phone)
+    expect(phone.locator(".end-sheet")).to_have_count(0)
