@@ -55,11 +55,14 @@ UNDO = {"type": "undo"}  # the tap of an Undo button, for `stale_tap`
 
 class StaleTap(RuleViolation):
     """A tap whose meaning another phone's records changed: `reason` (one of
-    the names above) says how, for a page to word it its own way."""
+    the names above) says how, for a page to word it its own way; `kept`,
+    the event recorded otherwise (as stored), when one was (the deal's
+    announcements, a count), for a page to show what stands."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, kept: Mapping[str, Any] | None = None):
         super().__init__(SENTENCES[reason])
         self.reason = reason
+        self.kept = kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +111,9 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
             return StaleTap(UNDONE)
         if record.action == "correction":
             return StaleTap(CORRECTED)
-    if any(_button(event) == _button(tap) for event in events):
-        return StaleTap(ANNOUNCED if tap.get("type") == "announce" else SAME_KIND)
+    same = [event for event in events if _button(event) == _button(tap)]
+    if same:
+        return StaleTap(ANNOUNCED if tap.get("type") == "announce" else SAME_KIND, same[-1])
     if any(event.get("type") in ("next_deal", "end_hand") for event in events):
         return StaleTap(DEAL_MOVED)
     if _follows_the_chain(setup, tap) and any(
@@ -132,7 +136,7 @@ def stale_count(tap: Mapping[str, Any], hand_seen: int, hand_now: int,
         return None
     if hand_seen > hand_now:
         return StaleTap(UNDONE)
-    return StaleTap(ALREADY if counted == tap else SAME_KIND)
+    return StaleTap(ALREADY, counted) if counted == tap else StaleTap(SAME_KIND, counted)
 
 
 def _standing(records: Iterable[Record]) -> dict[int, Mapping[str, Any] | None]:

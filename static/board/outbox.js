@@ -277,7 +277,14 @@
     if (!entry.waited && ours(load()).length === 1) {
       // A live tap refused, nothing after it: the board says why, as ever.
       change(function (entries) { without(entries, entry.id); });
-      if (fresh) { ronda.board.swap(page, null); } else { ronda.board.showError(why); }
+      // At the address it is drawn for (a count's sheet of a hand now over
+      // closed; the other phone's announcements marked with these): a follow
+      // asked at the old one drew the board as it was before the refusal.
+      if (fresh) {
+        ronda.board.swap(page, response.headers.get("X-Board-URL"));
+      } else {
+        ronda.board.showError(why);
+      }
       return false;
     }
     change(function (entries) {
@@ -286,7 +293,7 @@
     });
     if (fresh) {
       if (alert) { alert.remove(); }  // the refusal sheet says it, not a line above the buttons
-      ronda.board.swap(page, null);
+      ronda.board.swap(page, response.headers.get("X-Board-URL"));
     } else {
       ronda.board.refresh();
     }

@@ -103,3 +103,32 @@ def test_one_player_holds_one_and_a_quick_second_tap_says_why(new_phone, server,
     take_back.tap()
     expect(phone.locator(".draft-strip")).to_have_count(0)
     assert "a=" not in phone.url
+
+
+def test_announcements_confirmed_on_two_phones_at_once_are_all_marked_on_the_second(
+        new_phone, server):
+    """One phone confirms our Ronda, the other their Tringa, at once: a deal's
+    announcements are confirmed once, so the second is refused. Its board
+    then marks both phones' announcements (it kept its Tringa alone, and the
+    table lost one or the other): Undo, then Confirm, records them all."""
+    first, second = new_phone(), new_phone()
+    game = _game(first, server, players=2, sides=["Nous", "Eux"])
+    second.goto(f"/games/{game}")
+    first.get_by_role("link", name="Ronda pour Nous").tap()
+    second.get_by_role("link", name="Tringa pour Eux").tap()
+    for phone in (first, second):
+        expect(phone.locator("button[value=announce]")).not_to_have_attribute(
+            "aria-disabled", "true")
+    first.locator("button[value=announce]").tap()
+    expect_scores(first, 1, 0)
+    second.locator("button[value=announce]").tap()
+    expect(second.locator("#notice")).to_contain_text(
+        "Annonces déjà confirmées sur un autre téléphone")
+    expect(_chips(second)).to_have_count(2)
+    assert second.url.endswith("?a=0-ronda&a=1-tringa")  # its next follow keeps them
+    second.locator(".undo-button").tap()
+    expect(second.locator("button[value=announce]")).not_to_have_attribute(
+        "aria-disabled", "true")
+    second.locator("button[value=announce]").tap()
+    expect_scores(second, 0, 6)  # the Tringa takes both: 1 + 5
+    expect_scores(first, 0, 6)

@@ -90,6 +90,13 @@ def test_a_sheet_whose_hand_the_other_phone_counted_stays_until_its_confirm_is_r
     expect(other.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     expect(other.locator(".end-sheet")).to_have_count(0)
     assert state_of(phone, game) == counted
+    # Closed for good: the board follows the game on, and the sheet stays shut.
+    assert "sheet" not in other.url
+    phone.request.post(f"/api/games/{game}/events", data='{"type": "next_deal"}',
+                       headers={"Content-Type": "application/json"})
+    expect(other.locator(".status-text")).to_contain_text("Donne 2")
+    wait_for_polls(other)
+    expect(other.locator(".end-sheet")).to_have_count(0)
 
 
 def test_the_address_of_a_sheet_of_a_hand_counted_opens_no_sheet_by_itself(phone):

@@ -76,6 +76,7 @@ def test_announcements_confirmed_otherwise_are_refused_with_the_way_to_add_them(
     refusal = stale_tap(GAME, announce, events(other))
     assert refusal.reason == ANNOUNCED
     assert "Undo theirs to confirm all" in str(refusal)
+    assert refusal.kept == other  # theirs, for the page to mark with these
     assert reason(announce, events(announce)) == ALREADY  # the same, on both phones: once
 
 
@@ -166,3 +167,4 @@ def test_a_count_is_of_the_hand_its_sheet_showed_never_of_the_next():
     assert why(count, 1, 2, other) == SAME_KIND  # another count of that hand: refused
     assert why(count, 3, 2, None) == UNDONE  # the other phone undid the count before it
     assert why({"type": "next_deal"}, 1, 2, count) is None  # only a count says its hand
+    assert stale_count(count, 1, 2, other).kept == other  # what stands, for the page

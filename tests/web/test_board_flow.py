@@ -158,6 +158,29 @@ def test_announcements_stay_open_for_the_whole_deal_until_confirmed(french):
         "Tringa")[0]  # once recorded, the deal's announcement buttons are off
 
 
+def test_announcements_confirmed_on_two_phones_are_all_marked_on_the_second(french):
+    """One phone confirmed our Ronda, the other their Tringa at the same
+    moment: the second Confirm is refused (a deal's announcements are
+    confirmed once), and its board marks both phones' announcements, so that
+    Undo of the first, then Confirm, records what the table meant: all."""
+    board = start_game(french)
+    second = french.get(board + "?a=1-tringa").get_data(as_text=True)
+    press(french, board + "?a=0-ronda", "announce")  # the first phone
+    assert api_state(french, board)["scores"] == [1, 0]
+    refused = submit(french, *find_button(second, "announce"))
+    where = refused.headers["Location"]
+    assert where == board + "?a=0-ronda&a=1-tringa"
+    shown = french.get(where)
+    assert notice(shown).startswith("Annonces déjà confirmées sur un autre téléphone")
+    assert "Annonces : Nous Ronda, Eux Tringa" in words(shown)
+    assert api_state(french, board)["scores"] == [1, 0]
+    undo = [f for f in forms_of(shown.get_data(as_text=True)) if f.action.endswith("/undo")][0]
+    undone = submit(french, undo).headers["Location"]
+    assert undone == board + "?a=0-ronda&a=1-tringa"  # the marks kept
+    press(french, undone, "announce")
+    assert api_state(french, board)["scores"] == [0, 6]  # the Tringa takes both: 1 + 5
+
+
 def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
     board = start_game(french)
     page = french.get(board + "?a=0-ronda").get_data(as_text=True)

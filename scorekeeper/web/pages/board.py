@@ -210,6 +210,23 @@ def parse_draft(values: list[str], setup: engine.Setup) -> list[engine.Announcem
     return draft
 
 
+def marked_with(draft: list[engine.Announcement], confirmed: Mapping[str, Any],
+                setup: engine.Setup) -> list[engine.Announcement]:
+    """The draft with the announcements another phone confirmed for the deal
+    (`confirmed`, their announce event as stored) marked too: this phone's
+    Confirm came second and was refused, and what the table meant is both
+    phones' (one's Ronda, the other's Tringa). What both marked is marked
+    once; undoing theirs, one Confirm then records them all."""
+    theirs = parse_draft([f"{a.get('side')}-{a.get('kind')}"
+                          for a in confirmed.get("announcements") or () if isinstance(a, Mapping)],
+                         setup)
+    marked = list(draft)
+    for announcement in theirs:
+        if theirs.count(announcement) > marked.count(announcement):
+            marked.append(announcement)
+    return sorted(marked, key=lambda announcement: announcement.side)[:DRAFT_LIMIT]
+
+
 def draft_query(draft: list[engine.Announcement]) -> str:
     return "&".join(f"a={a.side}-{a.kind}" for a in draft)
 

@@ -23,7 +23,7 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
-from ...engine import RANKS
+from ...engine import RANKS, stale
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from ...service import (
@@ -102,6 +102,12 @@ def _ranks_from_query(args: MultiDict) -> dict[int, int]:
         if key.startswith("rank") and _INDEX.fullmatch(key[4:]) and value in RANK_VALUES:
             picked[int(key[4:])] = int(value)
     return picked
+
+
+def _with_draft(back: str, draft: list) -> str:
+    """`back` (a board query) with `draft` marked instead of its own."""
+    kept = [(k, v) for k, v in parse_qsl(_safe(back)) if k != "a"]
+    return urlencode(kept + [("a", f"{a.side}-{a.kind}") for a in draft])
 
 
 def _with_picks(back: str, event: dict) -> str:
@@ -233,9 +239,11 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
             args = MultiDict(parse_qsl(_safe(back)))
             drawn = _of_this_hand(args, shown.game.state.hand)
             response = render_board(shown, drawn, error=sentence, status=status_of(error))
-            if drawn is not args:  # a count of a hand now over: its sheet closed, its address too
-                response.headers["X-Board-URL"] = _url(game_id, urlencode(
-                    list(drawn.items(multi=True))))
+            # The board's address is the one it is drawn for: a count of a
+            # hand now over, its sheet closed; the other phone's announcements
+            # marked with this one's (a follow at the old address dropped them).
+            response.headers["X-Board-URL"] = _url(game_id, urlencode(
+                list(drawn.items(multi=True))))
             return response
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
@@ -347,8 +355,10 @@ def play(game_id: str):
                        form.expected_version.data, page_of(form.token.data),
                        form.followed_from.data, _hand_of(request.form))
     except ScoringError as error:
-        return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM),
-                             form.back.data or "")
+        back = form.back.data or ""
+        if getattr(error, "reason", None) == stale.ANNOUNCED and error.kept:
+            back = _with_draft(back, board.marked_with(draft, error.kept, game.setup))
+        return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back)
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
     kept = "" if move == "announce" else board.draft_query(draft)
