@@ -243,7 +243,8 @@ def test_the_last_cards_missa_is_taken_once_a_hand_then_off_with_its_reason(fren
     assert api_state(french, board)["version"] == version
     sheet = french.get(board + "?sheet=end").get_data(as_text=True)
     form, button = find_button(sheet, "missa_last.1")
-    assert button.disabled and button.label == "Missa avec la dernière carte · Eux"
+    # Off, and marked as recorded: the sheet covers the scores.
+    assert button.disabled and button.label == "✓ Missa avec la dernière carte · Eux"
     said = ("La Missa avec la dernière carte de cette manche est déjà enregistrée : annulez-la "
             "pour la changer.")
     hint = re.search(r'id="%s"[^>]*>([^<]*)<' % button.attrs["aria-describedby"], sheet)
