@@ -139,6 +139,12 @@
   // and repaints only those; a whole new board took about twice that
   // rendering work on a slowed-down phone (docs/PERFORMANCE.md). Children are
   // matched by position; a node of another kind or id is replaced.
+  function comesLater(node, id) {
+    for (; node; node = node.nextSibling) {
+      if (node.nodeType === 1 && node.id === id) { return true; }
+    }
+    return false;
+  }
   function morph(from, to) {
     if (from.nodeType !== 1) {
       if (from.nodeValue !== to.nodeValue) { from.nodeValue = to.nodeValue; }
@@ -168,6 +174,12 @@
                  (old.nodeType !== 1 || old.id === fresh.id)) {
         morph(old, fresh);
         old = old.nextSibling;
+      } else if (old.nodeType === 1 && old.id && comesLater(next, old.id)) {
+        // A new element before one that stays (the last card's form above
+        // the count, once the other phone reached the last deal): put in
+        // before it, not in its place, so the count field being typed in
+        // stays the same element and keeps what was typed.
+        from.insertBefore(fresh, old);
       } else {
         after = old.nextSibling;
         from.replaceChild(fresh, old);
@@ -470,9 +482,15 @@
       confirm.removeAttribute("aria-disabled");
     });
     clearTimeout(typing);
-    typing = setTimeout(function () { followCount(form); }, 300);
+    typing = setTimeout(function () {
+      // The sheet's form as it is then: a board swapped in meanwhile may have
+      // made that element another one (its address was "undefined").
+      followCount(document.body.contains(form) && form.dataset.liveForm ? form :
+        document.querySelector("#board form[data-live-form]"));
+    }, 300);
   });
   function followCount(form) {
+    if (!form) { return; }
     var query = new URLSearchParams({ sheet: "end" });
     form.querySelectorAll("input[name^=cards]").forEach(function (field) {
       query.append(field.name, field.value);

@@ -5,6 +5,7 @@ sheet whose hand the other phone counted stays open while its phone follows
 the game, and its Confirm is refused (docs/BOARD.md, "Two phones")."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -116,3 +117,30 @@ def test_the_address_of_a_sheet_of_a_hand_counted_opens_no_sheet_by_itself(phone
     expect(phone.locator(".status-text")).to_contain_text("Donne 2")
     wait_for_polls(phone)
     expect(phone.locator(".end-sheet")).to_have_count(0)
+
+
+def test_a_count_typed_as_the_other_phone_reaches_the_last_deal_keeps_its_digits(phone):
+    """The count typed on the sheet before the hand's last deal, while the
+    other phone taps Next deal to it: the board follows between two digits,
+    and the last card's Missa comes above the count. The field typed in was
+    made another element: a digit was lost ("1" for "19"), and the sheet's
+    next look at the count went to /games/undefined (a 404 said in the page)."""
+    game = open_game(phone)
+    for _ in range(4):
+        phone.request.post(f"/api/games/{game}/events", data='{"type": "next_deal"}',
+                           headers={"Content-Type": "application/json"})
+    phone.reload()
+    phone.locator(SHEET).tap()
+    field = phone.locator("#cards0")
+    field.click()
+    phone.keyboard.type("1")
+    phone.wait_for_url("**cards0=1**")
+    phone.request.post(f"/api/games/{game}/events", data='{"type": "next_deal"}',
+                       headers={"Content-Type": "application/json"})  # the other phone
+    phone.keyboard.type("9")
+    phone.evaluate("() => window.Ronda.board.poll()")  # its follow, between the digits
+    expect(phone.locator(".last-card")).to_be_visible()
+    expect(field).to_have_value("19")
+    phone.wait_for_url("**cards0=19**")
+    expect(phone.locator(".end-sheet .computed")).to_contain_text("21 cartes")  # of 19 typed
+    expect(phone.locator("#notice")).not_to_have_class(re.compile(r"\bshown\b"))

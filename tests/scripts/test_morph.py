@@ -133,6 +133,23 @@ def test_a_child_of_another_id_is_another_node_not_the_same_one_changed(page):
     assert still_the_same(page, "#e0", "#e2") == [False, True]
 
 
+def test_a_new_child_before_one_with_an_id_is_put_in_before_it_which_stays(page):
+    """The last card's form comes above the count's as the other phone
+    reaches the last deal: the count's form, and the field typed in, stay
+    the same elements (made the new form's, the field lost what was typed)."""
+    counting = BOARD.replace("<form>", '<form id="count">')
+    page.evaluate("html => { document.getElementById('board').outerHTML = html; }", counting)
+    page.focus("#cards-0")
+    page.evaluate("() => { document.getElementById('cards-0').value = '19'; }")
+    keep(page, "#count", "#cards-0")
+    swap_in(page, counting.replace('<form id="count">',
+                                   '<form class="last"><button>Missa</button></form><form id="count">'))
+    assert page.eval_on_selector_all("#board form", "forms => forms.map(f => f.className || f.id)") \
+        == ["last", "count"]
+    assert still_the_same(page, "#count", "#cards-0") == [True, True]
+    assert page.input_value("#cards-0") == "19"
+
+
 def test_each_part_hears_that_the_servers_board_is_in_place(page):
     page.evaluate("() => { window.heard = 0; Ronda.afterSwap.push(() => { window.heard += 1; }); }")
     swap_in(page, BOARD)
