@@ -316,6 +316,8 @@
     // A board drawn to follow another phone's records: its result takes no
     // win back in one tap, as that win was not this phone's tap.
     if (options.follows) { options.headers["X-Board-Follows"] = "1"; }
+    // And the deal it showed: announcements marked then are of that deal.
+    if (options.deal) { options.headers["X-Board-Deal"] = options.deal; }
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
       if (ronda.link) { ronda.link.reached(); }
@@ -537,7 +539,8 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(null, { method: "GET", follows: true }).then(cameFrom(now.dataset.version));
+          enqueue(null, { method: "GET", follows: true, deal: now.dataset.deal })
+            .then(cameFrom(now.dataset.version));
         }
       })
       .catch(function () {})

@@ -181,6 +181,26 @@ def test_announcements_confirmed_on_two_phones_are_all_marked_on_the_second(fren
     assert api_state(french, board)["scores"] == [0, 6]  # the Tringa takes both: 1 + 5
 
 
+def test_marks_of_a_deal_the_other_phone_closed_or_undid_are_dropped_as_the_board_follows(french):
+    """The board's script follows the other phone, saying which deal it
+    showed: announcements marked there are of that deal only."""
+    board = start_game(french)
+    follows = {"X-Board": "1", "X-Board-Follows": "1", "X-Board-Deal": "1.1"}
+    kept = french.get(board + "?a=1-tringa", headers=follows)
+    assert "X-Board-URL" not in kept.headers and "Eux Tringa" in words(kept)
+    api(french, board, {"type": "next_deal"})  # the other phone
+    moved = french.get(board + "?a=1-tringa", headers=follows)
+    assert moved.headers["X-Board-URL"] == board
+    assert "Annonces : Eux Tringa" not in words(moved)
+    assert notice(moved).startswith("Un autre téléphone est passé à la donne suivante")
+    french.post("/api" + board + "/undo", json={})  # back to deal 1: marks of deal 2 are not its
+    back = french.get(board + "?a=0-ronda", headers={**follows, "X-Board-Deal": "1.2"})
+    assert back.headers["X-Board-URL"] == board
+    assert notice(back).startswith("Un autre téléphone a annulé un coup")
+    # A page of its own (a reload) says no deal: its marks are its address's.
+    assert "Annonces : Nous Ronda" in words(french.get(board + "?a=0-ronda"))
+
+
 def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
     board = start_game(french)
     page = french.get(board + "?a=0-ronda").get_data(as_text=True)

@@ -71,6 +71,7 @@ SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 CARD_COUNT = re.compile(r"-?\d{1,4}")
 _INDEX = re.compile(r"\d")
 _HAND = re.compile(r"[1-9]\d{0,5}")
+_DEAL = re.compile(r"(\d{1,6})\.(\d{1,3})")
 RANK_VALUES = {str(rank) for rank in RANKS}
 HAND_COUNTED = N_("Hand %(hand)s is already counted: nothing counted again. Check the score.")
 
@@ -144,6 +145,13 @@ def render_board(
     # over) and that answer closes it. A whole page (a reload, Back) opens
     # no sheet of a hand now over.
     following = request.headers.get("X-Board-Follows") == "1"
+    # Announcements marked on a deal the other phone has since closed are of
+    # no deal now: kept, their Confirm recorded them in the next deal.
+    gone = following and args.getlist("a") and _deal_gone(
+        request.headers.get("X-Board-Deal", ""), game.state)
+    if gone:
+        args = MultiDict([(key, value) for key, value in args.items(multi=True) if key != "a"])
+        error = error or gone
     if not _wants_board():
         asked = args
         args = _of_this_hand(args, game.state.hand)
@@ -187,7 +195,22 @@ def render_board(
             get_db(), game, game.version, utc_now(), within=reopening.SHOWN_AT_ONCE),
         **context,
     )
-    return Response(html, status=status, headers={"Cache-Control": "no-store"})
+    response = Response(html, status=status, headers={"Cache-Control": "no-store"})
+    if gone:  # its address without them, too
+        response.headers["X-Board-URL"] = _url(game.id, urlencode(list(args.items(multi=True))))
+    return response
+
+
+def _deal_gone(seen: str, state) -> str | None:
+    """Why announcements marked on the board of deal `seen` ("hand.deal")
+    are no longer of the deal played; None when they still are (or unsaid)."""
+    found = _DEAL.fullmatch(seen)
+    if found is None:
+        return None
+    shown, now = (int(found[1]), int(found[2])), (state.hand, state.deal)
+    if shown == now:
+        return None
+    return gettext(stale.SENTENCES[stale.DEAL_MOVED if shown < now else stale.UNDONE])
 
 
 @bp.get("/games/<game_id>")
