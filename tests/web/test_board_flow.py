@@ -452,7 +452,9 @@ def test_a_count_confirmed_on_two_phones_ends_one_hand_once(french):
     assert (counted["hand"], counted["scores"]) == (2, [0, 5])
     form, confirm = find_button(second, "end_hand")
     for typed, said in (("15", "Déjà enregistré sur un autre téléphone"),
-                        ("16", "Déjà enregistré autrement sur un autre téléphone")):
+                        # which count stands, not "tap again": End of hand counted the next hand
+                        ("16", "Compté autrement sur un autre téléphone (15 – 25 cartes) : "
+                               "pas compté.")):
         response = submit(french, form, confirm, {"cards0": typed})
         assert response.status_code == 303 and "ask=early" not in response.headers["Location"]
         shown = french.get(response.headers["Location"])
@@ -489,7 +491,7 @@ def test_a_sheet_stepped_after_the_other_phones_count_stays_of_its_hand(french):
     assert "data-scores" not in re.search(r'<button[^>]*value="end_hand"[^>]*>', drawn).group(0)
     assert not confirm.disabled and "La manche 1 est déjà comptée" in words(scripted)
     refused = submit(french, form, confirm, headers={"X-Board": "1"})
-    assert "Déjà enregistré autrement sur un autre téléphone" in words(refused)
+    assert "Compté autrement sur un autre téléphone (15 – 25 cartes)" in words(refused)
     assert "end-sheet" not in refused.get_data(as_text=True)
     assert api_state(french, board) == counted
     # Without the script: the stepper's page, its sheet closed, says why.

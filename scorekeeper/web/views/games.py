@@ -23,6 +23,7 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
+from ... import engine
 from ...engine import RANKS, stale
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
@@ -73,6 +74,8 @@ _INDEX = re.compile(r"\d")
 _HAND = re.compile(r"[1-9]\d{0,5}")
 _DEAL = re.compile(r"(\d{1,6})\.(\d{1,3})")
 RANK_VALUES = {str(rank) for rank in RANKS}
+COUNTED_OTHERWISE = N_("Counted otherwise on another phone (%(what)s cards): not counted. Check "
+                       "the score.")
 HAND_COUNTED = N_("Hand %(hand)s is already counted: nothing counted again. Check the score.")
 
 
@@ -103,6 +106,24 @@ def _ranks_from_query(args: MultiDict) -> dict[int, int]:
         if key.startswith("rank") and _INDEX.fullmatch(key[4:]) and value in RANK_VALUES:
             picked[int(key[4:])] = int(value)
     return picked
+
+
+def _counted_otherwise(error: ScoringError, setup) -> ScoringError:
+    """A count refused because another phone counted that hand otherwise, in
+    words that say which count stands: "tap again if needed" sent scorers to
+    End of hand, which counted the next hand."""
+    kept = getattr(error, "kept", None)
+    if getattr(error, "reason", None) != stale.SAME_KIND or not kept \
+            or kept.get("type") != "end_hand":
+        return error
+    try:
+        counts = engine.parse_event(kept, setup).counts()
+    except ScoringError:  # a stored count this setup cannot read: the general words
+        return error
+    # The counts alone, in the sides' order, left to right in every language:
+    # with the sides' names the sentence outgrew the notice's lines.
+    return RuleViolation(COUNTED_OTHERWISE,
+                         what="\u2066" + " – ".join(str(count) for count in counts) + "\u2069")
 
 
 def _with_draft(back: str, draft: list) -> str:
@@ -381,6 +402,7 @@ def play(game_id: str):
         back = form.back.data or ""
         if getattr(error, "reason", None) == stale.ANNOUNCED and error.kept:
             back = _with_draft(back, board.marked_with(draft, error.kept, game.setup))
+        error = _counted_otherwise(error, game.setup)
         return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back)
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
