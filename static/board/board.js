@@ -106,6 +106,53 @@
   document.addEventListener("pointerdown", press, true);
   document.addEventListener("touchstart", press, { capture: true, passive: true });
 
+  // A finger's tap on a board button is made when the finger lifts, where
+  // it lifts: the browser's own click comes later, once it has drawn the
+  // pressed look and run the mouse's events, a good part of the time from
+  // the finger down to the new score on a slow phone (docs/PERFORMANCE.md,
+  // "the tap made at the lift"). Only a plain tap: one finger, lifted within
+  // TAP_HOLD_MS on the button it came down on, without sliding (a scroll).
+  // Anything else is the browser's, as are a button whose form has a field
+  // (its tap must close the phone's keyboard) and the keyboard's taps.
+  var TAP_SLOP_PX = 10;
+  var TAP_HOLD_MS = 500;  // Android's long press
+  var touched = null;  // { button, x, y, at } of the finger down
+  function liftTappable(button) {
+    var form = button && button.form;
+    return !!form && button.type === "submit" && !button.disabled && !!form.closest("#board") &&
+      form.method.toLowerCase() === "post" && !form.hasAttribute("data-navigate") &&
+      !form.querySelector("input:not([type=hidden])");
+  }
+  function slid(touch, from) {
+    return Math.abs(touch.clientX - from.x) > TAP_SLOP_PX ||
+      Math.abs(touch.clientY - from.y) > TAP_SLOP_PX;
+  }
+  document.addEventListener("touchstart", function (event) {
+    var button = event.target.closest && event.target.closest("#board button");
+    var touch = event.touches[0];
+    touched = event.touches.length === 1 && liftTappable(button) ?
+      { button: button, x: touch.clientX, y: touch.clientY, at: event.timeStamp } : null;
+  }, { capture: true, passive: true });
+  document.addEventListener("touchmove", function (event) {
+    if (touched && (event.touches.length !== 1 || slid(event.touches[0], touched))) { touched = null; }
+  }, { capture: true, passive: true });
+  document.addEventListener("touchcancel", function () { touched = null; }, true);
+  document.addEventListener("touchend", function (event) {
+    var from = touched, touch = event.changedTouches[0];
+    touched = null;
+    if (!from || !touch || !event.cancelable || event.touches.length ||
+        event.timeStamp - from.at > TAP_HOLD_MS || slid(touch, from)) {
+      return;
+    }
+    // Still the button under the finger: not moved away by a board drawn
+    // since, nor covered, nor settling (it then takes no tap).
+    var under = document.elementFromPoint(touch.clientX, touch.clientY);
+    var button = from.button;
+    if (!under || under.closest("#board button") !== button || !liftTappable(button)) { return; }
+    event.preventDefault();  // no click after it: the click would be this tap again
+    if (!repeated(button, event.timeStamp)) { submitted(button.form, button, event.timeStamp); }
+  }, true);
+
   // A finger's tap on the board leaves the focus where it was: moving it to
   // the button restyled that button and the one it left inside the tap,
   // before its click ran (docs/PERFORMANCE.md, "the focus moved inside the
@@ -418,7 +465,11 @@
     var form = event.target;
     if (!form.closest("#board") || form.hasAttribute("data-navigate")) { return; }
     event.preventDefault();
-    var submitter = event.submitter;
+    submitted(form, event.submitter, event.timeStamp);
+  });
+  // A board form sent: by its submit event, or by a finger's tap at the
+  // lift (no event: the page's own work is all there is to it).
+  function submitted(form, submitter, at) {
     if (viewing && submitter && form.hasAttribute("data-follows-view")) {
       later(submitter, function (again) { again.form.requestSubmit(again); });
       return;
@@ -437,7 +488,8 @@
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     if (submitter) { submitter.classList.add("pressed"); }
     tick();
-    var at = pressedAt !== null ? pressedAt : event.timeStamp, seen = null;
+    var seen = null;
+    at = pressedAt !== null ? pressedAt : at;
     if (followed && followed.at > at) {
       seen = followed.from;
     } else if (followed && followed.at > at - GLANCE_MS) {
@@ -448,7 +500,7 @@
     if (ronda.outbox && ronda.outbox.take(form, data, submitter, seen)) { return; }
     var putBack = showPredicted(submitter);
     enqueue(form.action, { method: "POST", body: data }, putBack);
-  });
+  }
 
   document.addEventListener("click", function (event) {
     var link = event.target.closest("a[data-swap]");
