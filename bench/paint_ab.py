@@ -11,6 +11,9 @@ does). A series is bench/browser_game.py's: from the finger down (the
 pointerdown's time) to the new score painted, at the row's 4× CPU slowdown;
 beside it the same from the finger lifted (the pointerup's time), and the
 time between the two.
+`--probe` adds, in each round, a series of taps on the row's baseline: a
+page whose button changes a number in place (bench/browser_game.py, Probe),
+the floor of any tap on this machine at that moment.
 `--trace FILE` writes a Chromium trace of the whole run (devtools.timeline
 and the JavaScript sampler), to open in DevTools or Perfetto: where a tap's
 time goes, task by task.
@@ -19,11 +22,12 @@ time goes, task by task.
 import argparse
 import statistics
 import tempfile
+import time
 from pathlib import Path
 
 from scorekeeper.testing.live_server import LiveServer
 
-from .browser_game import missa_parts
+from .browser_game import SAME_CONTROL_S, Probe, missa_parts
 from .chromium import chromium
 from .common import percentile
 
@@ -38,8 +42,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--taps", type=int, default=24, help="Missas in a series")
     parser.add_argument("--throttle", type=int, default=4, help="CPU slowdown")
     parser.add_argument("--trace", type=Path, help="write a Chromium trace of the run here")
+    parser.add_argument("--probe", action="store_true", help="a baseline series in each round")
     args = parser.parse_args(argv)
     named = [spec.split("=", 1) for spec in args.checkouts]
+    if args.probe:
+        named.append(["probe", None])
     servers: list[LiveServer] = []
     times: dict[str, list[float]] = {name: [] for name, _ in named}
     lifted: dict[str, list[float]] = {name: [] for name, _ in named}
@@ -47,6 +54,8 @@ def main(argv: list[str] | None = None) -> None:
     medians: dict[str, list[float]] = {name: [] for name, _ in named}
     try:
         for name, folder in named:
+            if folder is None:
+                continue
             scratch = Path(tempfile.mkdtemp(prefix=f"paint-ab-{name}-"))
             server = LiveServer(scratch, scratch / "app.sqlite3", root=Path(folder).resolve(),
                                 FLASK_SECRET_KEY="a secret for this bench only")
@@ -57,8 +66,9 @@ def main(argv: list[str] | None = None) -> None:
             if args.trace:
                 browser.start_tracing(path=str(args.trace), categories=TRACE_CATEGORIES)
             for _ in range(args.rounds):
-                for (name, _), server in zip(named, servers):
-                    parts = missa_parts(browser, server.url, args.throttle, args.taps)
+                for (name, _), server in zip(named, servers + [None]):
+                    parts = (missa_parts(browser, server.url, args.throttle, args.taps) if server
+                             else probe_parts(browser, args.throttle, args.taps))
                     series = [down for down, _ in parts]
                     times[name] += series
                     lifted[name] += [lift for _, lift in parts if lift is not None]
@@ -75,6 +85,24 @@ def main(argv: list[str] | None = None) -> None:
               f"each series' median: {medians[name]}; from the finger lifted: p50 "
               f"{percentile(lifted[name], 0.5):.1f} ms; down to lift: p50 "
               f"{percentile(gaps[name], 0.5):.1f} ms")
+
+
+def probe_parts(browser, throttle: int, taps: int) -> list[tuple[float, float | None]]:
+    """`taps` taps on the baseline's button, as missa_parts's Missas: (from
+    the finger down, from the finger lifted) to the number painted, in ms."""
+    probe = Probe(browser, throttle)
+    try:
+        parts = []
+        for _ in range(taps):
+            time.sleep(SAME_CONTROL_S / 2)
+            with probe.phone.slowed_down():
+                _, lift, down = probe.tap()
+            if down is None:
+                raise AssertionError("the baseline's tap was not seen")
+            parts.append((down, lift))
+        return parts
+    finally:
+        probe.close()
 
 
 if __name__ == "__main__":
