@@ -55,6 +55,14 @@ def test_the_typed_key_lets_the_device_in_and_is_kept(client, key):
     assert client.get("/games/new", environ_base=PHONE).status_code == 200
 
 
+@pytest.mark.parametrize("grouped", [" ", "-", "  "])
+def test_the_key_typed_in_groups_lets_the_device_in(client, key, grouped):
+    typed = grouped.join(key[i:i + 4] for i in range(0, len(key), 4))
+    response = client.post("/key", data={"key": typed, "next": "/"}, environ_base=PHONE)
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert client.get("/", environ_base=PHONE).status_code == 200
+
+
 def test_a_key_in_an_address_opens_nothing(client, key):
     """The key used to ride in `/?key=…`, and stayed in the browser's history."""
     response = client.get(f"/?key={key}", environ_base=PHONE)

@@ -409,7 +409,9 @@ def _typed_key(address: str):
     the_gate = gate()
     if the_gate.attempts.blocked(address):
         return _refuse(429)
-    offered = request.form.get("key", "").strip().lower()
+    # Typed as a person reads it off a screen: in groups, with spaces or
+    # dashes between them, in capitals. The key has letters and digits alone.
+    offered = "".join(request.form.get("key", "").replace("-", " ").split()).lower()
     if not hmac.compare_digest(offered.encode(), the_gate.key.encode()):
         the_gate.attempts.fail(address)
         return _refuse(403, "wrong")
