@@ -468,7 +468,7 @@
     submitted(form, event.submitter, event.timeStamp);
   });
   // A board form sent: by its submit event, or by a finger's tap at the
-  // lift (no event: the page's own work is all there is to it).
+  // lift, which dispatches none (nothing listens for it but this).
   function submitted(form, submitter, at) {
     if (viewing && submitter && form.hasAttribute("data-follows-view")) {
       later(submitter, function (again) { again.form.requestSubmit(again); });
