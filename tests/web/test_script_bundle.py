@@ -6,7 +6,7 @@ import re
 import shutil
 
 from scorekeeper.web.plumbing import assets
-from scorekeeper.web.plumbing.slim import slimmed
+from scorekeeper.web.plumbing.slim import JS_TRAILING_COMMENT, slimmed
 from support.paths import ROOT
 
 PARTS = ROOT / "static" / "board"
@@ -72,3 +72,41 @@ def test_no_string_of_the_scripts_spans_lines_so_their_indentation_can_go():
         assert b"`" not in served, path.name
         assert not re.search(rb"\\\n", served), path.name
         assert not re.search(rb"^[ \t]", served, re.M), path.name
+
+
+def _ends_in_code(prefix: bytes) -> bool:
+    """Whether a line's `prefix` ends outside any string, with no `/` outside
+    one (which could open a regular expression): a `//` after it begins a
+    comment."""
+    quote = None
+    escaped = False
+    for char in prefix.decode():
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == "/":
+            return False
+    return quote is None
+
+
+def test_every_comment_taken_from_a_line_of_code_is_a_comment():
+    """slim.py takes out a `//` comment that ends a line of code after `;`,
+    `{`, `}`, `,` or `(`: safe only while that `//` is not in a string or a
+    regular expression."""
+    scripts = [*(ROOT / "static").glob("*.js"), *PARTS.glob("*.js")]
+    taken = 0
+    for path in scripts:
+        for line in path.read_bytes().split(b"\n"):
+            found = JS_TRAILING_COMMENT.search(line)
+            if found:
+                taken += 1
+                assert _ends_in_code(line[:found.start()]), (path.name, line)
+    assert taken >= 40  # what it checks is there
+    assert not _ends_in_code(b'var a = "x;') and not _ends_in_code(b"var r = /a;")
+    assert _ends_in_code(b'var a = "it\\"s";') and _ends_in_code(b"show('off');")
