@@ -19,6 +19,12 @@
   var busy = 0;
   var viewing = 0;  // board GETs queued or on their way (later, below)
   var queue = Promise.resolve();
+  // Changes typed in the page's fields, counted. A field keeps what was
+  // typed in it after the request of the answer being put in place: on a
+  // slow network the count's first field was emptied by the answer to the
+  // sheet's opening, which arrived once both fields were typed.
+  var edits = 0;
+  var answered = Infinity;  // the edits made when the answer in place was asked
 
   // Hooks: what the outbox and the screen-awake parts are given of the board
   // (ronda.board) and what they tell it (ronda.outbox, ronda.link). The other
@@ -208,8 +214,10 @@
       if (from.getAttribute(name) !== value) { from.setAttribute(name, value); }
     }
     if (from.tagName === "INPUT") {  // what was typed or picked is no attribute
-      // Not the field being typed in: its answer may be older than its text.
-      if (from.value !== to.value && from !== document.activeElement) { from.value = to.value; }
+      // Not the field being typed in, nor one typed in since the answer was
+      // asked: the answer is older than their text.
+      if (from.value !== to.value && from !== document.activeElement &&
+          !((from.typed || 0) > answered)) { from.value = to.value; }
       from.checked = to.checked;
     }
     var old = from.firstChild, fresh = to.firstChild, next, after;
@@ -242,12 +250,19 @@
   }
 
   // Put the server's board in place of ours, keeping focus on a count field.
-  function swap(page, url) {
+  // An answer asked before the last change typed (`asked`, the edits then)
+  // keeps the typed fields, and its Confirm predicts nothing: its prediction
+  // is of the count before.
+  function swap(page, url, asked) {
     var fresh = page.getElementById("board");
     var current = board();
     if (!current) { return; }
     var focused = document.activeElement && document.activeElement.id;
-    morph(current, fresh);
+    answered = asked === undefined ? Infinity : asked;
+    try { morph(current, fresh); } finally { answered = Infinity; }
+    if (asked < edits) {
+      current.querySelectorAll("form[data-live-form]").forEach(predictsNothing);
+    }
     if (url) { place(url); }
     if (focused && focused.indexOf("cards") === 0) {
       var field = document.getElementById(focused);
@@ -379,7 +394,8 @@
           showError(alert ? alert.textContent : (current ? current.dataset.failed : ""));
           return;
         }
-        swap(page, response.headers.get("X-Board-URL") || (options.method === "GET" ? url : null));
+        swap(page, response.headers.get("X-Board-URL") || (options.method === "GET" ? url : null),
+             options.asked);
       });
     }, function () {
       // No answer: send the very same form again; its token makes it count once.
@@ -418,6 +434,7 @@
   }
 
   function enqueue(url, options, putBack) {
+    options.asked = edits;  // what it asks was read from the fields now
     var ready = putBack ? nextPaint() : null;
     var view = options.method === "GET";
     if (view) { viewing += 1; }
@@ -527,14 +544,18 @@
   // until the sheet has caught up, it predicts no score (its prediction is
   // of the count before) and lets the server judge the count.
   var typing = null;
-  document.addEventListener("input", function (event) {
-    var form = event.target.closest("form[data-live-form]");
-    if (!form) { return; }
+  function predictsNothing(form) {
     form.querySelectorAll("button[value=end_hand]").forEach(function (confirm) {
       delete confirm.dataset.scores;
       delete confirm.dataset.what;  // of the count before, too
       confirm.removeAttribute("aria-disabled");
     });
+  }
+  document.addEventListener("input", function (event) {
+    event.target.typed = edits += 1;
+    var form = event.target.closest("form[data-live-form]");
+    if (!form) { return; }
+    predictsNothing(form);
     clearTimeout(typing);
     typing = setTimeout(function () {
       // The sheet's form as it is then: a board swapped in meanwhile may have
@@ -627,6 +648,7 @@
   ronda.board = {
     element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
+    edits: function () { return edits; },
     refresh: function () { return enqueue(here(), { method: "GET" }); }
   };
 

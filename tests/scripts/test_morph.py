@@ -98,6 +98,45 @@ def test_a_field_takes_the_servers_value_unless_it_is_being_typed_in(page):
     assert page.evaluate("() => document.activeElement.id") == "cards-0"
 
 
+def asked_now(page) -> int:
+    """What a request asked now carries: the changes typed so far."""
+    return page.evaluate("() => Ronda.board.edits()")
+
+
+def test_a_field_typed_in_after_the_answer_was_asked_keeps_what_was_typed(page):
+    asked = asked_now(page)  # the sheet's opening asks its count (none yet)
+    page.fill("#cards-0", "15")  # typed, then the next field: not focused now
+    page.evaluate("() => document.activeElement.blur()")
+    page.evaluate("""([html, asked]) => Ronda.board.swap(
+                       new DOMParser().parseFromString(html, "text/html"), null, asked)""",
+                  [BOARD.replace('value="10"', 'value=""'), asked])
+    assert page.input_value("#cards-0") == "15"  # the answer is older than the text
+    # An answer asked after it is the server's count.
+    swap_asked = asked_now(page)
+    page.evaluate("""([html, asked]) => Ronda.board.swap(
+                       new DOMParser().parseFromString(html, "text/html"), null, asked)""",
+                  [BOARD.replace('value="10"', 'value="17"'), swap_asked])
+    assert page.input_value("#cards-0") == "17"
+
+
+def test_an_answer_older_than_the_count_typed_predicts_no_score(page):
+    live = BOARD.replace("<form>", '<form data-live-form="/games/g1">').replace(
+        "</form>", '<button name="move" value="end_hand" data-scores="5 7" data-what="x">'
+                   'OK</button></form>')
+    swap_in(page, live)
+    asked = asked_now(page)
+    page.fill("#cards-0", "15")
+    page.evaluate("""([html, asked]) => Ronda.board.swap(
+                       new DOMParser().parseFromString(html, "text/html"), null, asked)""",
+                  [live, asked])
+    assert page.get_attribute("button[value=end_hand]", "data-scores") is None
+    # The same board asked after the typing predicts what the server says.
+    page.evaluate("""([html, asked]) => Ronda.board.swap(
+                       new DOMParser().parseFromString(html, "text/html"), null, asked)""",
+                  [live, asked_now(page)])
+    assert page.get_attribute("button[value=end_hand]", "data-scores") == "5 7"
+
+
 def test_a_box_is_ticked_and_unticked_as_the_server_says(page):
     swap_in(page, BOARD.replace('type="checkbox"', 'type="checkbox" checked'))
     assert page.is_checked("#early")
