@@ -106,7 +106,8 @@ WATCH = """() => {
     const fetches = performance.getEntriesByType("resource").filter(
       e => e.initiatorType === "fetch" && !e.name.includes("/api/"));
     b.resolve({origin: performance.timeOrigin, down: b.down, up: b.up, first: b.first,
-               painted: b.painted, fetch: times(fetches[fetches.length - 1])});
+               painted: b.painted, fetch: times(fetches[fetches.length - 1]),
+               downAt: b.downAt, upAt: b.upAt});
   };
   new MutationObserver(records => {
     if (!b.armed) { return; }
@@ -122,8 +123,11 @@ WATCH = """() => {
     }
   }).observe(document.body, {childList: true, subtree: true, attributes: true,
                               characterData: true});
-  addEventListener("pointerdown", e => { if (b.armed) { b.down = e.timeStamp; } }, true);
-  addEventListener("pointerup", e => { if (b.armed) { b.up = e.timeStamp; } }, true);
+  // Each event's own time, and when the page got to it (the time it waited).
+  addEventListener("pointerdown", e => {
+    if (b.armed) { b.down = e.timeStamp; b.downAt = performance.now(); } }, true);
+  addEventListener("pointerup", e => {
+    if (b.armed) { b.up = e.timeStamp; b.upAt = performance.now(); } }, true);
   b.arm = control => {
     b.control = control;
     b.down = b.up = null;
@@ -198,14 +202,26 @@ PROBE_PAGE = """<!doctype html><meta name="viewport" content="width=device-width
 document.getElementById("b").addEventListener("click", () => {
   const n = document.getElementById("n"); n.textContent = Number(n.textContent) + 1; });
 const b = window.__bench = {};
-addEventListener("pointerdown", e => { b.down = e.timeStamp; }, true);
-addEventListener("pointerup", e => { b.up = e.timeStamp; }, true);
+addEventListener("pointerdown", e => { b.down = e.timeStamp; b.downAt = performance.now(); }, true);
+addEventListener("pointerup", e => { b.up = e.timeStamp; b.upAt = performance.now(); }, true);
 new MutationObserver(() => {
   requestAnimationFrame(() => setTimeout(() => b.resolve(
-    {origin: performance.timeOrigin, down: b.down, up: b.up, painted: performance.now()}), 0));
+    {origin: performance.timeOrigin, down: b.down, up: b.up, painted: performance.now(),
+     downAt: b.downAt, upAt: b.upAt}), 0));
 }).observe(document.getElementById("n"), {childList: true, characterData: true, subtree: true});
 b.arm = () => { b.down = b.up = null; b.done = new Promise(resolve => { b.resolve = resolve; }); };
 </script>"""
+
+
+def waits(done: dict) -> dict:
+    """How long the finger down and the lift waited for the page: from the
+    event's own time to its listener (a page busy with the tap before it, or
+    with the finger down's own work, makes the lift wait)."""
+    found = {}
+    for event, at, name in (("down", "downAt", "down_waited"), ("up", "upAt", "lift_waited")):
+        if done.get(event) is not None and done.get(at) is not None:
+            found[name] = done[at] - done[event]
+    return found
 
 
 def epoch_ms() -> float:
@@ -260,6 +276,7 @@ class Phone:
                 part["lift_to_first"] = done["first"] - done["up"]
             if done["down"] is not None:  # the finger down
                 part["down_to_first"] = done["first"] - done["down"]
+            part.update(waits(done))
             fetch = done["fetch"]
             if fetch is not None:
                 if done["down"] is not None:
@@ -328,14 +345,14 @@ class Probe:
         self.phone = Phone(browser, "http://127.0.0.1", throttle, javascript=True)
         self.phone.page.set_content(PROBE_PAGE)
 
-    def tap(self) -> tuple[float, float | None, float | None]:
+    def tap(self) -> tuple[float, float | None, float | None, dict]:
         """From the dispatch, from the lift and from the finger down, to the
-        number painted."""
+        number painted; and how long the finger down and the lift waited."""
         started = self.phone.touch("#b", arm=True)
         done = self.phone.page.evaluate("() => window.__bench.done")
         lift = None if done["up"] is None else done["painted"] - done["up"]
         down = None if done["down"] is None else done["painted"] - done["down"]
-        return done["origin"] + done["painted"] - started, lift, down
+        return done["origin"] + done["painted"] - started, lift, down, waits(done)
 
     def close(self) -> None:
         self.phone.close()
@@ -407,7 +424,7 @@ def play(phone: Phone, probe: Probe, base: str, taps: int, seed: int) -> dict:
             board = phone.count_cards(rng.randint(14, 26))
         time.sleep(IDLE_BETWEEN_TAPS_S)
         with probe.phone.slowed_down():
-            total, lift, down = probe.tap()
+            total, lift, down, _ = probe.tap()
             probes.append(total)
             if lift is not None:
                 probe_lifts.append(lift)
@@ -429,14 +446,14 @@ def missa_series(browser, base: str, throttle: int, taps: int) -> list[float]:
     """A series of Missas on a game of its own, the two sides in turn, each on
     an idle page: from the finger down to the new score painted, in ms (after
     WARM_UP_TAPS more, not counted)."""
-    return [down for down, _ in missa_parts(browser, base, throttle, taps)]
+    return [part["down"] for part in missa_parts(browser, base, throttle, taps)]
 
 
-def missa_parts(browser, base: str, throttle: int, taps: int
-                ) -> list[tuple[float, float | None]]:
-    """missa_series's Missas, each as (from the finger down, from the finger
-    lifted) to the new score painted, in ms: the events' own times, when the
-    browser took the touch in (None: no lift was seen)."""
+def missa_parts(browser, base: str, throttle: int, taps: int) -> list[dict]:
+    """missa_series's Missas, each as from the finger down (`down`) and from
+    the finger lifted (`lift`) to the new score painted, in ms: the events'
+    own times, when the browser took the touch in (None: no lift was seen);
+    and how long each of the two waited for the page (`waits`)."""
     phone = Phone(browser, base, throttle, javascript=True)
     try:
         game = api_post(base, "/api/games", table.new_game_body(long=True))
@@ -450,7 +467,8 @@ def missa_parts(browser, base: str, throttle: int, taps: int
                 part, board = phone.tap(f'#board button[name=move][value="missa.{tap % 2}"]')
             if board is None or "down_to_first" not in part:
                 raise AssertionError(f"a Missa was not taken: {part}")
-            times.append((part["down_to_first"], part.get("lift_to_first")))
+            times.append({"down": part["down_to_first"], "lift": part.get("lift_to_first"),
+                          **{k: part[k] for k in ("down_waited", "lift_waited") if k in part}})
         return times[WARM_UP_TAPS:]
     finally:
         phone.close()

@@ -9,8 +9,9 @@ on the next, so that what else the shared machine is doing weighs on each
 alike (its absolute times do not hold from one run to the next; the ratio
 does). A series is bench/browser_game.py's: from the finger down (the
 pointerdown's time) to the new score painted, at the row's 4× CPU slowdown;
-beside it the same from the finger lifted (the pointerup's time), and the
-time between the two.
+beside it the same from the finger lifted (the pointerup's time), the
+time between the two, and how long the finger down and the lift each waited
+for the page (from the event's own time to its listener).
 `--probe` adds, in each round, a series of taps on the row's baseline: a
 page whose button changes a number in place (bench/browser_game.py, Probe),
 the floor of any tap on this machine at that moment.
@@ -52,6 +53,8 @@ def main(argv: list[str] | None = None) -> None:
     lifted: dict[str, list[float]] = {name: [] for name, _ in named}
     gaps: dict[str, list[float]] = {name: [] for name, _ in named}
     medians: dict[str, list[float]] = {name: [] for name, _ in named}
+    waited: dict[str, dict[str, list[float]]] = {
+        name: {"down_waited": [], "lift_waited": []} for name, _ in named}
     try:
         for name, folder in named:
             if folder is None:
@@ -69,10 +72,15 @@ def main(argv: list[str] | None = None) -> None:
                 for (name, _), server in zip(named, servers + [None]):
                     parts = (missa_parts(browser, server.url, args.throttle, args.taps) if server
                              else probe_parts(browser, args.throttle, args.taps))
-                    series = [down for down, _ in parts]
+                    series = [part["down"] for part in parts]
                     times[name] += series
-                    lifted[name] += [lift for _, lift in parts if lift is not None]
-                    gaps[name] += [down - lift for down, lift in parts if lift is not None]
+                    lifted[name] += [part["lift"] for part in parts if part["lift"] is not None]
+                    gaps[name] += [part["down"] - part["lift"] for part in parts
+                                   if part["lift"] is not None]
+                    for part in parts:
+                        for key, values in waited[name].items():
+                            if key in part:
+                                values.append(part[key])
                     medians[name].append(round(statistics.median(series), 1))
             if args.trace:
                 browser.stop_tracing()
@@ -84,22 +92,27 @@ def main(argv: list[str] | None = None) -> None:
               f"{percentile(times[name], 0.9):.1f} ms over {len(times[name])} Missas; "
               f"each series' median: {medians[name]}; from the finger lifted: p50 "
               f"{percentile(lifted[name], 0.5):.1f} ms; down to lift: p50 "
-              f"{percentile(gaps[name], 0.5):.1f} ms")
+              f"{percentile(gaps[name], 0.5):.1f} ms; the finger down waited for the page: "
+              f"p50 {median_of(waited[name]['down_waited'])}, the lift: "
+              f"p50 {median_of(waited[name]['lift_waited'])}")
 
 
-def probe_parts(browser, throttle: int, taps: int) -> list[tuple[float, float | None]]:
-    """`taps` taps on the baseline's button, as missa_parts's Missas: (from
-    the finger down, from the finger lifted) to the number painted, in ms."""
+def median_of(values: list[float]) -> str:
+    return f"{percentile(values, 0.5):.1f} ms" if values else "not seen"
+
+
+def probe_parts(browser, throttle: int, taps: int) -> list[dict]:
+    """`taps` taps on the baseline's button, as missa_parts's Missas."""
     probe = Probe(browser, throttle)
     try:
         parts = []
         for _ in range(taps):
             time.sleep(SAME_CONTROL_S / 2)
             with probe.phone.slowed_down():
-                _, lift, down = probe.tap()
+                _, lift, down, waits = probe.tap()
             if down is None:
                 raise AssertionError("the baseline's tap was not seen")
-            parts.append((down, lift))
+            parts.append({"down": down, "lift": lift, **waits})
         return parts
     finally:
         probe.close()
