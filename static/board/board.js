@@ -19,10 +19,13 @@
   var busy = 0;
   var viewing = 0;  // board GETs queued or on their way (later, below)
   var queue = Promise.resolve();
-  // Changes typed in the page's fields, counted. A field keeps what was
-  // typed in it after the request of the answer being put in place: on a
-  // slow network the count's first field was emptied by the answer to the
-  // sheet's opening, which arrived once both fields were typed.
+  // Changes typed or picked in the page's fields, counted. A field keeps
+  // what was typed in it after the request of the answer being put in place:
+  // on a slow network the count's first field was emptied by the answer to
+  // the sheet's opening, which arrived once both fields were typed. A request
+  // that sends no field (following the other phone, a link) knows none of
+  // them (asked 0): a correction's side picked went back to the first side
+  // as the board followed, and the points went to the wrong side.
   var edits = 0;
   var answered = Infinity;  // the edits made when the answer in place was asked
 
@@ -204,6 +207,10 @@
       return;
     }
     var i, name, value;
+    // Another field in this place: what was typed in the one before is not its.
+    if (from.tagName === "INPUT" && from.getAttribute("name") !== to.getAttribute("name")) {
+      from.typed = 0;
+    }
     for (i = from.attributes.length - 1; i >= 0; i -= 1) {
       name = from.attributes[i].name;
       if (!to.hasAttribute(name)) { from.removeAttribute(name); }
@@ -214,11 +221,13 @@
       if (from.getAttribute(name) !== value) { from.setAttribute(name, value); }
     }
     if (from.tagName === "INPUT") {  // what was typed or picked is no attribute
-      // Not the field being typed in, nor one typed in since the answer was
-      // asked: the answer is older than their text.
-      if (from.value !== to.value && from !== document.activeElement &&
-          !((from.typed || 0) > answered)) { from.value = to.value; }
-      from.checked = to.checked;
+      // Not the field being typed in, nor one typed in or picked since the
+      // answer was asked: the answer does not know what is in them.
+      var changed = (from.typed || 0) > answered;
+      if (from.value !== to.value && from !== document.activeElement && !changed) {
+        from.value = to.value;
+      }
+      if (!changed) { from.checked = to.checked; }
     }
     var old = from.firstChild, fresh = to.firstChild, next, after;
     while (fresh) {
@@ -231,10 +240,21 @@
         old = old.nextSibling;
       } else if (old.nodeType === 1 && old.id && comesLater(next, old.id)) {
         // A new element before one that stays (the last card's form above
-        // the count, once the other phone reached the last deal): put in
-        // before it, not in its place, so the count field being typed in
-        // stays the same element and keeps what was typed.
+        // the count, once the other phone reached the last deal; the first
+        // of the last events, above an open sheet): put in before it, not in
+        // its place, so the field being typed in stays the same element and
+        // keeps what was typed.
         from.insertBefore(fresh, old);
+      } else if (fresh.nodeType === 1 && fresh.id && comesLater(old.nextSibling, fresh.id)) {
+        // Gone from before one that stays (the last events, all undone):
+        // taken out, and the one that stays changed in place.
+        while (old.id !== fresh.id) {
+          after = old.nextSibling;
+          from.removeChild(old);
+          old = after;
+        }
+        morph(old, fresh);
+        old = old.nextSibling;
       } else {
         after = old.nextSibling;
         from.replaceChild(fresh, old);
@@ -260,9 +280,12 @@
     var focused = document.activeElement && document.activeElement.id;
     answered = asked === undefined ? Infinity : asked;
     try { morph(current, fresh); } finally { answered = Infinity; }
-    if (asked < edits) {
-      current.querySelectorAll("form[data-live-form]").forEach(predictsNothing);
-    }
+    current.querySelectorAll("form[data-live-form]").forEach(function (form) {
+      var typedSince = Array.prototype.some.call(form.querySelectorAll("input"), function (field) {
+        return (field.typed || 0) > asked;
+      });
+      if (typedSince) { predictsNothing(form); }
+    });
     if (url) { place(url); }
     if (focused && focused.indexOf("cards") === 0) {
       var field = document.getElementById(focused);
@@ -328,7 +351,7 @@
     // goes at once, also with no server to draw the board.
     var sheet = current.querySelector(".sheet");
     if (sheet && !sheetIn(location.href)) { sheet.remove(); }
-    enqueue(location.href, { method: "GET" });
+    enqueue(location.href, { method: "GET", asked: 0 });
   });
 
   // A tap that changes the score shows the new score at once, marked as not
@@ -434,7 +457,7 @@
   }
 
   function enqueue(url, options, putBack) {
-    options.asked = edits;  // what it asks was read from the fields now
+    if (options.asked === undefined) { options.asked = edits; }  // its fields were read now
     var ready = putBack ? nextPaint() : null;
     var view = options.method === "GET";
     if (view) { viewing += 1; }
@@ -535,7 +558,7 @@
     tick();
     // What to say if the server does not answer: the outbox's words for it.
     var offline = link.closest(".announce, .marks") ? "announce-offline" : "view-offline";
-    var options = { method: "GET", offline: offline };
+    var options = { method: "GET", offline: offline, asked: 0 };
     return inline ? request(link.href, options, 0) : enqueue(link.href, options);
   }
 
@@ -552,7 +575,12 @@
     });
   }
   document.addEventListener("input", function (event) {
-    event.target.typed = edits += 1;
+    var field = event.target, stamp = edits += 1;
+    // A radio picked unpicks the others of its group: the group is changed.
+    var group = field.type === "radio" && field.form && field.form.elements.namedItem(field.name);
+    (group && group.length ? Array.prototype.slice.call(group) : [field]).forEach(function (one) {
+      one.typed = stamp;
+    });
     var form = event.target.closest("form[data-live-form]");
     if (!form) { return; }
     predictsNothing(form);
@@ -612,7 +640,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(null, { method: "GET", follows: true, deal: now.dataset.deal })
+          enqueue(null, { method: "GET", follows: true, deal: now.dataset.deal, asked: 0 })
             .then(cameFrom(now.dataset.version));
         }
       })
@@ -649,7 +677,7 @@
     element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
     edits: function () { return edits; },
-    refresh: function () { return enqueue(here(), { method: "GET" }); }
+    refresh: function () { return enqueue(here(), { method: "GET", asked: 0 }); }
   };
 
   if (board()) {

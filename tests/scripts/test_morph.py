@@ -189,6 +189,44 @@ def test_a_new_child_before_one_with_an_id_is_put_in_before_it_which_stays(page)
     assert page.input_value("#cards-0") == "19"
 
 
+def at_the_end(board: str, html: str) -> str:
+    """`board` with `html` as its last children."""
+    head, _, tail = board.rpartition("</div>")
+    return head + html + "</div>" + tail
+
+
+def test_a_child_gone_before_one_with_an_id_is_taken_out_and_the_one_kept(page):
+    """The last events, all undone, go from above an open sheet: the sheet,
+    and the field typed in, stay the same elements."""
+    sheet = '<section id="sheet"><input id="note" name="note"></section>'
+    before = at_the_end(BOARD, '<section id="recent"><ol><li>Missa</li></ol></section>' + sheet)
+    page.evaluate("html => { document.getElementById('board').outerHTML = html; }", before)
+    page.fill("#note", "carte tombée")
+    keep(page, "#sheet", "#note")
+    swap_in(page, at_the_end(BOARD, sheet))
+    assert page.locator("#recent").count() == 0
+    assert still_the_same(page, "#sheet", "#note") == [True, True]
+    assert page.input_value("#note") == "carte tombée"
+
+
+def test_a_radio_picked_stays_picked_through_an_answer_that_knows_nothing_typed(page):
+    """Following the other phone (asked 0): its board draws the sheet with the
+    first side picked, which the scorer changed."""
+    sides = ('<form id="adjust"><input type="radio" name="side" value="0" checked>'
+             '<input type="radio" name="side" value="1"></form>')
+    with_sides = at_the_end(BOARD, sides)
+    swap_in(page, with_sides)
+    page.check("input[name=side][value='1']")
+    follow = """([html, asked]) => Ronda.board.swap(
+                  new DOMParser().parseFromString(html, "text/html"), null, asked)"""
+    page.evaluate(follow, [with_sides, 0])
+    picked = "() => [...document.querySelectorAll('input[name=side]')].map(r => r.checked)"
+    assert page.evaluate(picked) == [False, True]
+    # An answer to what was sent with the pick is the server's.
+    page.evaluate(follow, [with_sides, page.evaluate("() => Ronda.board.edits()")])
+    assert page.evaluate(picked) == [True, False]
+
+
 def test_each_part_hears_that_the_servers_board_is_in_place(page):
     page.evaluate("() => { window.heard = 0; Ronda.afterSwap.push(() => { window.heard += 1; }); }")
     swap_in(page, BOARD)
