@@ -26,6 +26,9 @@ UNDONE = "undone"  # something was undone
 CORRECTED = "corrected"  # a past event was corrected
 CHAIN = "chain"  # the open chain the tap continues or ends changed
 CHANGED = "changed"  # an undo: the last event is no longer the one the board showed
+# The refusals of a tap that is itself in the game (the other phone made it):
+# what the tapping phone meant stands.
+STANDS = frozenset({ALREADY, UNDONE_ALREADY})
 
 SENTENCES = {
     ALREADY: N_("Already recorded on another phone: not counted twice. The score shown "

@@ -287,9 +287,13 @@
       }
       return false;
     }
+    var stands = response.headers.get("X-Tap-Stands") === "1";  // that very tap is in the game
     change(function (entries) {
       var refused = entries.filter(function (other) { return other.id === entry.id; })[0];
-      if (refused) { refused.refused = why; }
+      if (refused) {
+        refused.refused = why;
+        refused.stands = stands;
+      }
     });
     if (fresh) {
       if (alert) { alert.remove(); }  // the refusal sheet says it, not a line above the buttons
@@ -647,14 +651,19 @@
   // Drop the refused tap; the others go on, each judged on the board it was
   // made on, without the dropped one: sent on the game as it now is, a Next
   // deal that the other phone had also tapped counted again (a deal skipped).
+  // A tap refused because that very tap stands, recorded on another phone
+  // (both tapped Next deal), is in the game as the ones after it expect: they
+  // keep their versions. Made one fewer, a Missa tapped after that Next deal
+  // was refused as "another phone moved on to the next deal".
   function dropFirst() {
     var left = 0;
     change(function (entries) {
       var queued = ours(entries);
       if (!queued.length) { return; }
-      without(entries, queued[0].id);
+      var dropped = queued[0];
+      without(entries, dropped.id);
       ours(entries).forEach(function (entry) {
-        entry.version -= 1;  // made on a board that counted the dropped tap
+        if (!dropped.stands) { entry.version -= 1; }  // made on a board that counted it
         entry.waited = true;
       });
       left = queued.length - 1;

@@ -357,6 +357,30 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     expect_scores(phone, 1, 5)  # the chain Eux +5 closed by the other phone's Next deal
 
 
+def test_a_tap_made_after_a_waiting_next_deal_that_the_other_phone_also_made_counts(
+        phone, table_server, figures):
+    """Both scorers tapped Next deal, this phone offline, then a Missa for us
+    here: that Next deal is refused as already recorded, and dropped; the
+    Missa was made on the deal both phones moved to, and counts there (it was
+    refused as "another phone moved on to the next deal")."""
+    open_game(phone, server=table_server)
+    game = game_of(phone)
+    go_offline(phone)
+    tap_while_away(phone, figures, ("Donne suivante", "Missa pour Nous"))
+    another_phone(table_server, game, {"type": "next_deal"})
+    phone.context.set_offline(False)
+    sheet = phone.get_by_role("alertdialog", name="Une touche en attente a été refusée")
+    expect(sheet).to_be_visible(timeout=SEND_MS)
+    figures["refusals"] += 1
+    expect(sheet.locator(".refused-why")).to_contain_text("Déjà enregistré sur un autre téléphone")
+    phone.get_by_role("button", name="Abandonner cette touche, envoyer les autres").tap()
+    expect_sent(phone, 2)
+    expect(sheet).to_be_hidden()
+    check_once_in_order(table_server, game, [{"type": "next_deal"},
+                                             {"type": "missa", "side": 0}], figures)
+    expect_scores(phone, 1, 0)
+
+
 def test_waiting_taps_count_when_the_other_phones_tap_meanwhile_means_something_else(
         phone, table_server, figures):
     """Two Missas for us wait (the same button twice: the second with a token

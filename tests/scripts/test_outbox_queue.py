@@ -180,3 +180,29 @@ def test_the_taps_after_a_dropped_one_are_judged_on_the_board_they_were_made_on(
     drained(page, version + 2)
     state = table.state()
     assert state["scores"] == [1, 0] and state["deal"] == 2, state
+
+
+def test_a_tap_after_a_dropped_one_that_stands_is_judged_on_the_game_with_it(table):
+    """Both phones tapped Next deal, this one offline, then a Missa here: its
+    Next deal is refused as already recorded, that very tap standing in the
+    game (the server says so, X-Tap-Stands); once it is dropped, the Missa
+    is judged on the deal both phones moved to, and counts. Judged without
+    it, the Missa was refused as "another phone moved on to the next deal"."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(page, "Donne suivante")
+    waiting(page, 1)
+    tap(page, "Missa pour Nous")
+    waiting(page, 2)
+    table.event(type="next_deal")  # the other phone
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    refusal = page.locator(".refusal")
+    expect(refusal.locator(".refused-what")).to_have_text("Donne suivante")
+    refusal.locator("[data-choice=one]").click()
+    drained(page, version + 2)
+    assert [int(tap["expected_version"]) for tap in table.network.taps] == \
+        [version, version + 1]
+    state = table.state()
+    assert state["scores"] == [1, 0] and state["deal"] == 2, state

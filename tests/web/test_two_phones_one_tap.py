@@ -35,6 +35,8 @@ def test_the_same_tap_from_a_second_phone_counts_once_and_says_so(client):
     refused = submit(client, *phone_b, headers={"X-Board": "1"})
     assert refused.status_code == 409
     assert "Déjà enregistré sur un autre téléphone" in _words(refused)
+    # That very tap stands: the outbox keeps the versions of the taps after it.
+    assert refused.headers.get("X-Tap-Stands") == "1"
     assert api_state(client, board)["scores"] == [1, 0]
     # Without the page's script: the fresh board, the sentence in its notice.
     again = submit(client, *_board_form(client, board, "next_deal"))
@@ -61,6 +63,7 @@ def test_a_tap_of_the_deal_before_is_refused_saying_the_deal_moved_on(client):
     refused = submit(client, *phone_b, headers={"X-Board": "1"})
     assert refused.status_code == 409
     assert "Another phone moved on to the next deal meanwhile: not counted." in _words(refused)
+    assert "X-Tap-Stands" not in refused.headers  # this tap is not in the game
     assert api_state(client, board)["scores"] == [0, 0]
 
 

@@ -271,12 +271,15 @@ def _refused() -> bool:
 
 
 def _after_action(game_id: str, error: ScoringError | None = None, back: str = "",
-                  stay: str = ""):
+                  stay: str = "", refused: str | None = None):
     """Where an action leads: the updated board for the script, else a redirect.
     A refused action goes back to the board as it was (`back`, its query),
     saying why; a done one closes the draft and the sheet it came from,
-    unless it asks to `stay` on its sheet (a query too)."""
+    unless it asks to `stay` on its sheet (a query too). `refused`: why a tap
+    no longer meant what it meant (engine.stale), when the error's words
+    were made the board's own."""
     if error is not None:
+        refused = refused or getattr(error, "reason", None)
         sentence = sentence_of(error)
         if _wants_board():
             shown = shown_or_404(game_id)
@@ -288,6 +291,11 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
             # marked with this one's (a follow at the old address dropped them).
             response.headers["X-Board-URL"] = _url(game_id, urlencode(
                 list(drawn.items(multi=True))))
+            # For the script's outbox: a tap refused because that very tap
+            # stands (recorded on another phone) leaves the game as the taps
+            # that wait after it expect.
+            if refused in stale.STANDS:
+                response.headers["X-Tap-Stands"] = "1"
             return response
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
@@ -400,10 +408,12 @@ def play(game_id: str):
                        form.followed_from.data, _hand_of(request.form))
     except ScoringError as error:
         back = form.back.data or ""
-        if getattr(error, "reason", None) == stale.ANNOUNCED and error.kept:
+        reason = getattr(error, "reason", None)
+        if reason == stale.ANNOUNCED and error.kept:
             back = _with_draft(back, board.marked_with(draft, error.kept, game.setup))
         error = _counted_otherwise(error, game.setup)
-        return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back)
+        return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back,
+                             refused=reason)
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
     kept = "" if move == "announce" else board.draft_query(draft)
