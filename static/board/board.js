@@ -501,6 +501,23 @@
     });
   }
 
+  // A control off on the board before the taps on their way, which may make
+  // it possible (a Khamsa tapped as the Bount before it is sent, a Ronda
+  // marked as Next deal is sent, on a slow network): its tap is made on the
+  // board they leave, or says why there. It was dropped, saying to tap again
+  // once they were sent; a scorer who missed that line lost the Khamsa.
+  // Offline, the board they leave is not near: the tap says what it waits for.
+  function offBefore(control) {
+    return busy > 0 && !control.hasAttribute("data-offline") && !(ronda.link && ronda.link.lost());
+  }
+  // A tap made again on the board that its wait brought: judged there, not
+  // put off once more.
+  var remade = null;
+  function remake(again) {
+    remade = again;
+    try { again.form.requestSubmit(again); } finally { remade = null; }
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.closest("#board") || form.hasAttribute("data-navigate")) { return; }
@@ -516,6 +533,10 @@
     }
     if (form.hasAttribute("data-live-form")) { clearTimeout(typing); }  // sent as typed
     if (submitter && submitter.getAttribute("aria-disabled") === "true") {
+      if (submitter !== remade && offBefore(submitter)) {
+        later(submitter, remake);
+        return;
+      }
       sayWhy(submitter);
       return;
     }
@@ -551,6 +572,10 @@
   // `inline`: made in a turn of the queue already (later), not queued again.
   function follow(link, inline) {
     if (link.getAttribute("aria-disabled") === "true") {
+      if (!inline && offBefore(link)) {
+        later(link, follow);
+        return null;
+      }
       sayWhy(link);
       return null;
     }

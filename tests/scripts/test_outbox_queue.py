@@ -206,3 +206,38 @@ def test_a_tap_after_a_dropped_one_that_stands_is_judged_on_the_game_with_it(tab
         [version, version + 1]
     state = table.state()
     assert state["scores"] == [1, 0] and state["deal"] == 2, state
+
+
+def test_a_tap_on_a_control_off_before_the_tap_on_its_way_is_made_on_the_board_after_it(table):
+    """A Khamsa tapped as the Bount before it is on its way (a slow network):
+    off on the board shown, it is made on the board the Bount's answer
+    leaves, where it is on. It was dropped, saying to tap again."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.hold = True
+    tap(page, "1 Bount pour Nous")
+    until(page, lambda: table.network.held)
+    khamsa = page.get_by_role("button", name="5 Khamsa pour Eux", exact=True)
+    expect(khamsa).to_have_attribute("aria-disabled", "true")
+    khamsa.tap(force=True)  # off: Playwright would wait for it to be on
+    table.network.hold = False
+    table.network.release()
+    drained(page, version + 2)
+    assert moves(table) == ["hit.0.1", "hit.1.5"]
+    expect(page.locator("#notice")).not_to_have_class("notice shown info")
+
+
+def test_a_control_still_off_on_the_board_after_the_tap_says_why(table):
+    """The same with a control that the tap on its way leaves off (an Âachra
+    with no Khamsa open): nothing sent, and the board says why."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.hold = True
+    tap(page, "1 Bount pour Nous")
+    until(page, lambda: table.network.held)
+    page.get_by_role("button", name="10 Âachra pour Eux", exact=True).tap(force=True)
+    table.network.hold = False
+    table.network.release()
+    drained(page, version + 1)
+    assert moves(table) == ["hit.0.1"]
+    expect(page.locator("#notice")).to_have_class("notice shown info")
