@@ -92,6 +92,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
       changes which (refused), and when that record is the other phone's
       undo, it was that very undo.
     - An undo or a correction since changes what the board showed: refused.
+      An event made and undone since changes nothing (unless it was that
+      very tap, which the other phone took back on purpose).
     - The same kind for the same side recorded otherwise (a Missa with the
       last card against a plain Missa, another adjustment; the deal's
       announcements, which are confirmed once): refused.
@@ -100,6 +102,11 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
       hit, a Missa or an end of chain since changed the chain.
     Anything else (another event; the same kind for another side) counts."""
     since, unseen = list(since), list(unseen)
+    if tap not in _undone_since(since):
+        # An event made and undone since (a Next deal tapped by mistake, then
+        # undone): the game is again the one the finger saw. Not when it was
+        # that very tap: the other phone took it back on purpose.
+        since = _without_cancelled(since)
     if tap.get("type") == "undo":
         if not since:
             return None
@@ -140,6 +147,20 @@ def stale_count(tap: Mapping[str, Any], hand_seen: int, hand_now: int,
     if hand_seen > hand_now:
         return StaleTap(UNDONE)
     return StaleTap(ALREADY, counted) if counted == tap else StaleTap(SAME_KIND, counted)
+
+
+def _undone_since(since: list[Record]) -> list[Mapping[str, Any]]:
+    """The events made since and undone since."""
+    undone = {record.payload.get("undoes") for record in since if record.action == "undo"}
+    return [record.payload for record in since if record.action == "event" and record.seq in undone]
+
+
+def _without_cancelled(since: list[Record]) -> list[Record]:
+    """`since` without the events made and undone in it, and their undos."""
+    made = {record.seq for record in since}
+    undone = {record.payload.get("undoes") for record in since if record.action == "undo"} & made
+    return [record for record in since if record.seq not in undone and not (
+        record.action == "undo" and record.payload.get("undoes") in undone)]
 
 
 def _standing(records: Iterable[Record]) -> dict[int, Mapping[str, Any] | None]:

@@ -97,6 +97,22 @@ def test_the_same_tap_made_then_undone_on_the_other_phone_is_not_already_recorde
     assert reason(missa(A), since) == UNDONE
 
 
+def test_an_event_made_and_undone_since_changes_nothing():
+    """The other phone tapped Next deal by mistake and undid it: a Khamsa
+    tapped here on the deal shown is of the deal the game is in again."""
+    next_deal = events({"type": "next_deal"}, first=5)
+    assert reason(hit(B, 5), next_deal) == DEAL_MOVED
+    undone = next_deal + [Record(6, "undo", {"undoes": 5})]
+    assert reason(hit(B, 5), undone) is None
+    assert reason(missa(B), undone) is None
+    # An undo here takes back the last event the board showed, which is the last again.
+    assert reason(UNDO, undone) is None
+    # Still refused: an undo of an event the board showed, or another event that stands.
+    assert reason(missa(B), undone + [Record(7, "undo", {"undoes": 4})]) == UNDONE
+    assert reason(UNDO, undone + [Record(7, "undo", {"undoes": 4})]) == UNDONE_ALREADY
+    assert reason(missa(B), undone + events({"type": "next_deal"}, first=7)) == DEAL_MOVED
+
+
 def test_the_same_tap_whose_record_was_removed_since_is_not_already_recorded():
     since = events(missa(A), first=5) + [Record(6, "correction", {"corrects": 5, "event": None})]
     assert reason(missa(A), since) == CORRECTED
