@@ -288,11 +288,13 @@
       return false;
     }
     var stands = response.headers.get("X-Tap-Stands") === "1";  // that very tap is in the game
+    var shown = fresh || board();
     change(function (entries) {
       var refused = entries.filter(function (other) { return other.id === entry.id; })[0];
       if (refused) {
         refused.refused = why;
         refused.stands = stands;
+        refused.refusedOn = shown ? shown.dataset.version : null;  // the game it was refused on
       }
     });
     if (fresh) {
@@ -626,6 +628,7 @@
       if (!template) { return; }
       sheet = template.content.querySelector(".refusal").cloneNode(true);
       sheet.querySelector("[data-choice=one]").addEventListener("click", dropFirst);
+      sheet.querySelector("[data-choice=again]").addEventListener("click", sendAgain);
       sheet.querySelector("[data-choice=all]").addEventListener("click", dropAll);
       document.body.appendChild(sheet);
     }
@@ -645,6 +648,9 @@
     all.textContent = plural("drop-rest", queued.length - 1);
     sheet.querySelector("[data-choice=one]").textContent =
       text(queued.length < 2 ? "drop-one" : "drop-one-send");
+    var current = board();
+    sheet.querySelector("[data-choice=again]").hidden =
+      !current || current.dataset.version === queued[0].refusedOn;
     if (first) { sheet.querySelector("h2").focus(); }
   }
 
@@ -669,6 +675,18 @@
       left = queued.length - 1;
     });
     if (left) { ronda.board.run(flush); } else { ronda.board.refresh(); }
+  }
+
+  // The board changed since the refusal (the other phone undid the Next deal
+  // that made it): the same tap, judged again by the server on the board it
+  // was made on. The refusal's words stayed, and the only choices were to
+  // drop a tap that would now count.
+  function sendAgain() {
+    change(function (entries) {
+      var first = ours(entries)[0];
+      if (first) { delete first.refused; delete first.refusedOn; delete first.stands; }
+    });
+    ronda.board.run(flush);
   }
 
   function dropAll() {

@@ -241,3 +241,32 @@ def test_a_control_still_off_on_the_board_after_the_tap_says_why(table):
     drained(page, version + 1)
     assert moves(table) == ["hit.0.1"]
     expect(page.locator("#notice")).to_have_class("notice shown info")
+
+
+def test_a_refused_tap_is_sent_again_once_what_refused_it_is_undone(table):
+    """A Missa waits while the other phone taps Next deal: refused, as of the
+    deal before. That phone then undoes its Next deal: the board changed, and
+    the sheet offers to send the Missa again, which now counts. The refusal's
+    words stayed, and the only choices dropped a tap that would count."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    table.event(type="next_deal")  # the other phone
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    refusal = page.locator(".refusal")
+    expect(refusal.locator(".refused-why")).to_contain_text("donne suivante")
+    again = refusal.locator("[data-choice=again]")
+    expect(again).to_be_hidden()  # nothing changed since: the same answer
+    assert table.client.post(f"/api/games/{table.game}/undo", json={}).status_code == 200  # the other phone's Undo
+    page.evaluate("Ronda.board.poll()")
+    expect(again).to_be_visible()
+    expect(again).to_have_text("Le tableau a changé : la renvoyer")
+    again.click()
+    drained(page, version + 3)
+    expect(refusal).to_have_count(0)
+    assert moves(table) == ["missa.0", "missa.0"]  # refused, then counted
+    state = table.state()
+    assert state["scores"] == [1, 0] and state["deal"] == 1, state
