@@ -181,6 +181,25 @@ def test_announcements_confirmed_on_two_phones_are_all_marked_on_the_second(fren
     assert api_state(french, board)["scores"] == [0, 6]  # the Tringa takes both: 1 + 5
 
 
+def test_the_same_announcements_confirmed_on_two_phones_leave_no_draft_on_the_second(french):
+    """Both phones marked and confirmed the same Tringa: the second Confirm
+    is that very tap, already recorded, so its marks are done, not left
+    waiting for a Confirm or Clear before the next deal."""
+    board = start_game(french)
+    second = french.get(board + "?a=1-tringa").get_data(as_text=True)
+    press(french, board + "?a=1-tringa", "announce")  # the first phone
+    refused = submit(french, *find_button(second, "announce"))
+    assert refused.headers["Location"] == board
+    shown = french.get(refused.headers["Location"])
+    assert notice(shown).startswith("Déjà enregistré sur un autre téléphone")
+    assert 'value="announce"' not in shown.get_data(as_text=True)  # no draft to confirm
+    assert not find_button(shown.get_data(as_text=True), "next_deal")[1].disabled
+    scripted = submit(french, *find_button(second, "announce"), headers={"X-Board": "1"})
+    assert scripted.headers["X-Board-URL"] == board
+    assert 'value="announce"' not in scripted.get_data(as_text=True)
+    assert api_state(french, board)["scores"] == [0, 5]
+
+
 def test_marks_of_a_deal_the_other_phone_closed_or_undid_are_dropped_as_the_board_follows(french):
     """The board's script follows the other phone, saying which deal it
     showed: announcements marked there are of that deal only."""

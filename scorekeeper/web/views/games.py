@@ -411,6 +411,10 @@ def play(game_id: str):
         reason = getattr(error, "reason", None)
         if reason == stale.ANNOUNCED and error.kept:
             back = _with_draft(back, board.marked_with(draft, error.kept, game.setup))
+        elif reason in stale.STANDS and move == "announce":
+            # The same marks, confirmed on the other phone: they are done
+            # here too, not a draft that holds the next deal back.
+            back = _with_draft(back, [])
         error = _counted_otherwise(error, game.setup)
         return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back,
                              refused=reason)
