@@ -12,9 +12,11 @@ records as the log holds them), a refusal or None out.
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .errors import N_, RuleViolation
+from .errors import N_, RuleViolation, ScoringError
+from .events import parse_event
+from .fold import apply
 from .log import fold_corrections
-from .state import Setup
+from .state import Setup, State
 
 # Why a tap no longer means what it meant (StaleTap.reason).
 ALREADY = "already"  # that very tap was recorded (both scorers tapped it)
@@ -79,13 +81,14 @@ class Record:
 
 
 def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
-              unseen: Iterable[Record] = ()) -> StaleTap | None:
+              unseen: Iterable[Record] = (), seen: State | None = None) -> StaleTap | None:
     """Why `tap` (an event in its stored form, or UNDO) no longer means what
     it meant on a board that did not have `since`, the records another phone
     made after that board's version; None: it still does, and is judged as
     any tap on the game as it now is. `unseen`: records the board showed,
     but too shortly before the finger came down to have been seen (it had
     just followed the other phone): only that very tap among them refuses it.
+    `seen`: the game as that board showed it, when known.
 
     - The same tap recorded since (both scorers tapped it): it counts once.
     - An undo takes back the last event the board showed: any record since
@@ -99,7 +102,10 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
       announcements, which are confirmed once): refused.
     - The deal or the hand moved on since: the tap was of the deal before.
     - A step of the open chain (a 5 or a 10 after a 1) or its end, when a
-      hit, a Missa or an end of chain since changed the chain.
+      hit, a Missa or an end of chain since changed the chain; not when the
+      board it was tapped on could not take it (no chain open there, as
+      when the other phone recorded the Bount this Khamsa follows): it can
+      only mean the chain as it now is.
     Anything else (another event; the same kind for another side) counts."""
     since, unseen = list(since), list(unseen)
     if tap not in _undone_since(since):
@@ -127,7 +133,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     if any(event.get("type") in ("next_deal", "end_hand") for event in events):
         return StaleTap(DEAL_MOVED)
     if _follows_the_chain(setup, tap) and any(
-            event.get("type") in ("hit", "missa", "chain_end") for event in events):
+            event.get("type") in ("hit", "missa", "chain_end") for event in events) and (
+            seen is None or _takes(seen, tap)):
         return StaleTap(CHAIN)
     return None
 
@@ -185,6 +192,15 @@ def _button(event: Mapping[str, Any]) -> tuple:
     if kind == "hidden_ronda":
         return kind, event.get("side"), event.get("to")
     return (kind,)
+
+
+def _takes(state: State, tap: Mapping[str, Any]) -> bool:
+    """Whether the game in `state` takes the tap (the rules allow it there)."""
+    try:
+        apply(state, parse_event(tap, state.setup))
+    except ScoringError:
+        return False
+    return True
 
 
 def _follows_the_chain(setup: Setup, tap: Mapping[str, Any]) -> bool:

@@ -134,9 +134,19 @@ def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: in
                if not _own(key, created_at, page, now)]
     since = [record for record in records if record.seq > seen]
     unseen = [record for record in records if record.seq <= seen]
-    refusal = stale_tap(game.setup, tap_data, since, unseen)
+    shown = _state_at(db, game, seen) if since and tap_data is not UNDO else None
+    refusal = stale_tap(game.setup, tap_data, since, unseen, shown)
     if refusal is not None:
         raise refusal
+
+
+def _state_at(db: sqlite_utils.Database, game: games.Game, seq: int) -> engine.State:
+    """The game as its log stood at record `seq`: folded from the nearest
+    snapshot before it (the records since change nothing before it, or the
+    tap is refused for them first)."""
+    _, start, state = snapshots.nearest(db, game.id, game.setup, before_seq=seq + 1)
+    events = snapshots.events_after(db, game.id, game.setup, start, through=seq)
+    return engine.replay(game.setup, [event for _, event in events], state)
 
 
 def _own(key: str | None, created_at: str, page: str | None, now: str) -> bool:

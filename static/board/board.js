@@ -510,6 +510,20 @@
   function offBefore(control) {
     return busy > 0 && !control.hasAttribute("data-offline") && !(ronda.link && ronda.link.lost());
   }
+  // A move off on this board may be on in the game as it now is, once the
+  // board follows the other phone: their Bount, then our Khamsa at once,
+  // one on each phone (the Khamsa said it only follows an open 1, and was
+  // lost). Online, the board follows the game first; the tap is then made
+  // there (the server judges it as of this board), or says why there.
+  function behind(control) {
+    return control.name === "move" && !control.hasAttribute("data-offline") &&
+      !(ronda.link && ronda.link.lost());
+  }
+  function catchUp() {
+    var current = board();
+    enqueue(null, { method: "GET", follows: true, deal: current.dataset.deal, asked: 0 })
+      .then(cameFrom(current.dataset.version));
+  }
   // A tap made again on the board that its wait brought: judged there, not
   // put off once more.
   var remade = null;
@@ -534,6 +548,11 @@
     if (form.hasAttribute("data-live-form")) { clearTimeout(typing); }  // sent as typed
     if (submitter && submitter.getAttribute("aria-disabled") === "true") {
       if (submitter !== remade && offBefore(submitter)) {
+        later(submitter, remake);
+        return;
+      }
+      if (submitter !== remade && behind(submitter)) {
+        catchUp();
         later(submitter, remake);
         return;
       }

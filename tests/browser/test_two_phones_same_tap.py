@@ -198,3 +198,22 @@ def test_a_missa_racing_the_other_phones_next_deal_is_refused_saying_why(phone, 
     second.unroute(f"**/api/games/{game}")
     state = caught_up(first, second)
     assert state["scores"] == [0, 0] and state["deal"] == 2 and state["version"] == 1
+
+
+def test_a_khamsa_tapped_before_the_board_follows_the_other_phones_bount_counts(phone):
+    """At the table their 1, then our 5 at once: the other phone records the
+    Bount, this one the Khamsa, off on its board as it has not followed
+    yet. The board follows the game first, and the Khamsa is made there."""
+    game = open_game(phone)
+    before = phone.request.get(f"/api/games/{game}").text()
+    phone.route(f"**/api/games/{game}", lambda route: route.fulfill(  # no poll sees the Bount
+        status=200, content_type="application/json", body=before))
+    khamsa = phone.locator('#board button[value="hit.1.5"]')
+    expect(khamsa).to_have_attribute("aria-disabled", "true")
+    phone.request.post(f"/api/games/{game}/events", headers={"Content-Type": "application/json"},
+                       data=json.dumps({"type": "hit", "side": 0, "value": 1}))
+    khamsa.tap(force=True)  # off on the board shown: the page takes the tap all the same
+    expect(phone.locator('#board button[value="hit.0.10"]')).not_to_have_attribute(
+        "aria-disabled", "true")  # the chain's next step, after the Khamsa
+    state = json.loads(phone.request.get(f"/api/games/{game}").text())
+    assert state["version"] == 2 and state["chain"] == {"side": 1, "value": 5}, state

@@ -17,7 +17,7 @@ from scorekeeper.engine.stale import (
     stale_count,
     stale_tap,
 )
-from support.engine import A, B, setup
+from support.engine import A, B, game, play, setup
 
 GAME = setup()
 
@@ -128,6 +128,23 @@ def test_a_step_of_the_chain_is_refused_when_the_chain_changed():
     # Something that leaves the chain as it was is no reason either.
     assert reason(hit(B, 5), events({"type": "adjust", "side": A, "points": 1,
                                      "note": ""})) is None
+
+
+def test_a_step_the_board_could_not_take_means_the_chain_opened_since():
+    """The other phone recorded the Bount; this phone, whose board had no
+    chain open (its Khamsa off), tapped the Khamsa that follows it at the
+    table: it can mean nothing but that chain."""
+    bount = hit(A, 1)
+    no_chain = game()
+    assert stale_tap(GAME, hit(B, 5), events(bount), seen=no_chain) is None
+    assert stale_tap(GAME, {"type": "chain_end"}, events(bount), seen=no_chain) is None
+    # A board that had a chain open: the step meant that one, which changed.
+    open_before = play(game(), hit(B, 1))
+    assert stale_tap(GAME, hit(A, 5), events({"type": "chain_end"}, hit(B, 1)),
+                     seen=open_before).reason == CHAIN
+    assert stale_tap(GAME, hit(B, 5), events(bount), seen=play(game(), hit(A, 1))).reason == CHAIN
+    # Other reasons still come first: the same step recorded since counts once.
+    assert stale_tap(GAME, hit(B, 5), events(bount, hit(B, 5)), seen=no_chain).reason == ALREADY
 
 
 def test_a_stale_undo_takes_back_nothing_it_did_not_show():

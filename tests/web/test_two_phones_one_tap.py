@@ -105,3 +105,17 @@ def test_a_tap_on_a_board_that_had_just_followed_the_same_tap_counts_once(client
     # Without it (or past the moment), a second Missa is a second Missa.
     again = submit(client, *_board_form(client, board, "missa.0"), headers={"X-Board": "1"})
     assert again.status_code == 200 and api_state(client, board)["version"] == 4
+
+
+def test_a_khamsa_tapped_on_a_board_without_the_bount_the_other_phone_recorded_counts(client):
+    """At the table their 1, then our 5: phone B records the Bount, phone A,
+    whose board has no chain open yet, the Khamsa. It can mean nothing but
+    that chain: it counts (a board that had a chain open is judged as before)."""
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    phone_a = _board_form(client, board, "hit.1.5")
+    client.post("/api" + board + "/events", json={"type": "hit", "side": 0, "value": 1})
+    counted = submit(client, *phone_a, headers={"X-Board": "1"})
+    assert counted.status_code == 200, _words(counted)
+    client.post("/api" + board + "/events", json={"type": "chain_end"})
+    assert api_state(client, board)["scores"] == [0, 5]
