@@ -217,7 +217,7 @@
     var entry = ours(load())[0];
     // Nothing left to send: the turn goes back at once, else the next page
     // (the rematch, a reload) would wait for it to lapse before its first tap.
-    if (!entry && !sending) { endTurn(); }
+    if (!entry && !sending) { endTurn(); sayStanding(); }
     if (sending || !entry || entry.refused || !takeTurn()) { return null; }
     sending = true;
     return send(entry).then(function (more) {
@@ -256,6 +256,15 @@
     });
   }
 
+  // Why the last waiting tap dropped as standing was (already recorded on
+  // another phone): said again once the taps after it are sent, as their
+  // boards draw no notice.
+  var standing = null;
+  function sayStanding() {
+    if (standing) { ronda.board.showError(standing); }
+    standing = null;
+  }
+
   // What the server said to a tap; true to go on with the next one.
   function answered(entry, response, html) {
     var page = new DOMParser().parseFromString(html, "text/html");
@@ -288,6 +297,16 @@
       return false;
     }
     var stands = response.headers.get("X-Tap-Stands") === "1";  // that very tap is in the game
+    if (stands && fresh) {
+      // Recorded on the other phone too (both tapped Next deal): what the
+      // scorer meant is in the game, so there is nothing to choose; the
+      // board says so and the taps after it go on, their versions kept.
+      // Its refusal sheet stopped them for a choice that changed nothing.
+      change(function (entries) { dropped(entries, entry, true); });
+      ronda.board.swap(page, response.headers.get("X-Board-URL"));
+      standing = why;
+      return true;
+    }
     var shown = fresh || board();
     change(function (entries) {
       var refused = entries.filter(function (other) { return other.id === entry.id; })[0];
@@ -666,15 +685,17 @@
     change(function (entries) {
       var queued = ours(entries);
       if (!queued.length) { return; }
-      var dropped = queued[0];
-      without(entries, dropped.id);
-      ours(entries).forEach(function (entry) {
-        if (!dropped.stands) { entry.version -= 1; }  // made on a board that counted it
-        entry.waited = true;
-      });
+      dropped(entries, queued[0], queued[0].stands);
       left = queued.length - 1;
     });
     if (left) { ronda.board.run(flush); } else { ronda.board.refresh(); }
+  }
+  function dropped(entries, entry, stands) {
+    without(entries, entry.id);
+    ours(entries).forEach(function (other) {
+      if (!stands) { other.version -= 1; }  // made on a board that counted it
+      other.waited = true;
+    });
   }
 
   // The board changed since the refusal (the other phone undid the Next deal

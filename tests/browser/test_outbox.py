@@ -318,14 +318,14 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     game, url = game_of(phone), phone.url
     go_offline(phone)
     tap_while_away(phone, figures)
-    # The other phone records that very Missa: the waiting one would count it twice.
-    another_phone(table_server, game, {"type": "missa", "side": 0})
+    # The other phone moves on to the next deal: the waiting taps were of the deal before.
+    another_phone(table_server, game, {"type": "next_deal"})
     phone.context.set_offline(False)
     sheet = phone.get_by_role("alertdialog", name="Une touche en attente a été refusée")
     expect(sheet).to_be_visible(timeout=SEND_MS)
     figures["refusals"] += 1
     expect(sheet.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
-    expect(sheet.locator(".refused-why")).to_contain_text("Déjà enregistré sur un autre téléphone")
+    expect(sheet.locator(".refused-why")).to_contain_text("Un autre téléphone est passé à la donne")
     expect(sheet.locator(".refused-rest li")).to_have_text(
         ["Bount (1) · \u2068Nous\u2069", "Khamsa (5) · \u2068Eux\u2069"])
     expect(phone.locator("#link-state")).to_contain_text("Envoi arrêté")
@@ -335,50 +335,40 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     reopen(phone, url, figures)
     expect(sheet).to_be_visible()
     wait_for_polls(phone)
-    assert kinds(stored(table_server, game)) == [{"type": "missa", "side": 0}]
-    expect_scores(phone, 1, 0)
+    assert kinds(stored(table_server, game)) == [{"type": "next_deal"}]
     phone.get_by_role("button", name="Abandonner cette touche, envoyer les autres").tap()
-    expect_sent(phone, 3)
-    expect(sheet).to_be_hidden()
-    check_once_in_order(table_server, game, [{"type": "missa", "side": 0}] + EVENTS[1:], figures)
-    # Again, the other phone moving on to the next deal meanwhile, and this
-    # time drop it and the one after it: nothing is sent.
-    go_offline(phone)
-    tap_while_away(phone, figures, ("Missa pour Nous", "Missa pour Eux"))
-    another_phone(table_server, game, {"type": "next_deal"})
-    phone.context.set_offline(False)
-    expect(sheet).to_be_visible(timeout=SEND_MS)
+    # The Bount after it, of the deal before too, is refused in its turn.
+    expect(sheet.locator(".refused-what")).to_have_text("Bount (1) · \u2068Nous\u2069",
+                                                        timeout=SEND_MS)
     figures["refusals"] += 1
     phone.get_by_role("button", name="L'abandonner, avec la touche suivante").tap()
     expect(sheet).to_be_hidden()
-    expect_sent(phone, 4)
     wait_for_polls(phone)
-    assert len(stored(table_server, game)) == 4
-    expect_scores(phone, 1, 5)  # the chain Eux +5 closed by the other phone's Next deal
+    assert kinds(stored(table_server, game)) == [{"type": "next_deal"}]
+    expect_scores(phone, 0, 0)
 
 
-def test_a_tap_made_after_a_waiting_next_deal_that_the_other_phone_also_made_counts(
+def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(
         phone, table_server, figures):
-    """Both scorers tapped Next deal, this phone offline, then a Missa for us
-    here: that Next deal is refused as already recorded, and dropped; the
-    Missa was made on the deal both phones moved to, and counts there (it was
-    refused as "another phone moved on to the next deal")."""
+    """The other phone recorded that very Missa, and both scorers tapped
+    Next deal, this phone offline, then a Missa for us here: the Missa and
+    the Next deal are already recorded (the same taps), dropped with nothing
+    to choose, and the last Missa, made on the deal both phones moved to,
+    counts there (it was refused as "another phone moved on to the next
+    deal"). A sheet stopped the taps for a choice that changed nothing."""
     open_game(phone, server=table_server)
     game = game_of(phone)
     go_offline(phone)
-    tap_while_away(phone, figures, ("Donne suivante", "Missa pour Nous"))
+    tap_while_away(phone, figures, ("Missa pour Nous", "Donne suivante", "Missa pour Nous"))
+    another_phone(table_server, game, {"type": "missa", "side": 0})
     another_phone(table_server, game, {"type": "next_deal"})
     phone.context.set_offline(False)
-    sheet = phone.get_by_role("alertdialog", name="Une touche en attente a été refusée")
-    expect(sheet).to_be_visible(timeout=SEND_MS)
-    figures["refusals"] += 1
-    expect(sheet.locator(".refused-why")).to_contain_text("Déjà enregistré sur un autre téléphone")
-    phone.get_by_role("button", name="Abandonner cette touche, envoyer les autres").tap()
-    expect_sent(phone, 2)
-    expect(sheet).to_be_hidden()
-    check_once_in_order(table_server, game, [{"type": "next_deal"},
-                                             {"type": "missa", "side": 0}], figures)
-    expect_scores(phone, 1, 0)
+    expect_sent(phone, 3)
+    expect(phone.get_by_role("alertdialog")).to_have_count(0)
+    assert kinds(stored(table_server, game)) == [  # the other phone's two, then this one's Missa
+        {"type": "missa", "side": 0}, {"type": "next_deal"}, {"type": "missa", "side": 0}]
+    expect(phone.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
+    expect_scores(phone, 2, 0)
 
 
 def test_waiting_taps_count_when_the_other_phones_tap_meanwhile_means_something_else(

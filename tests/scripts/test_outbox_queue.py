@@ -155,11 +155,13 @@ def test_two_tabs_of_one_phone_do_not_both_send_the_waiting_taps(table):
     assert second.evaluate("window.sends.made") == 0
 
 
-def test_the_taps_after_a_dropped_one_are_judged_on_the_board_they_were_made_on(table):
+def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(table):
     """Both phones tapped the same Missa and then Next deal, this one offline:
-    its Missa is refused ("Already recorded"), and once it is dropped its Next
-    deal is judged on the board the finger saw, refused the same way. Sent on
-    the game as it now is, that Next deal had counted: a deal skipped."""
+    its Missa is already recorded (that very tap stands: X-Tap-Stands), so it
+    is dropped with nothing to choose, and its Next deal is judged on the
+    board the finger saw, already recorded too. Sent on the game as it now
+    is, that Next deal had counted: a deal skipped. The refusal sheet that
+    stopped the queue asked a choice that changed nothing."""
     page = table.open()
     version = table.state()["version"]
     table.network.down = True
@@ -171,23 +173,22 @@ def test_the_taps_after_a_dropped_one_are_judged_on_the_board_they_were_made_on(
     table.event(type="next_deal")
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
-    refusal = page.locator(".refusal")
-    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
-    refusal.locator("[data-choice=one]").click()
-    expect(refusal.locator(".refused-what")).to_have_text("Donne suivante")
-    assert moves(table) == ["missa.0", "next_deal"]
-    refusal.locator("[data-choice=one]").click()  # the last one: nothing left to send
     drained(page, version + 2)
+    assert moves(table) == ["missa.0", "next_deal"]
+    # Each of the board it was made on: the Next deal's had the Missa.
+    assert [int(tap["expected_version"]) for tap in table.network.taps] == [version, version + 1]
+    expect(page.locator(".refusal")).to_have_count(0)
+    expect(page.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     state = table.state()
     assert state["scores"] == [1, 0] and state["deal"] == 2, state
 
 
-def test_a_tap_after_a_dropped_one_that_stands_is_judged_on_the_game_with_it(table):
+def test_a_tap_after_a_waiting_one_that_stands_is_judged_on_the_game_with_it(table):
     """Both phones tapped Next deal, this one offline, then a Missa here: its
-    Next deal is refused as already recorded, that very tap standing in the
-    game (the server says so, X-Tap-Stands); once it is dropped, the Missa
-    is judged on the deal both phones moved to, and counts. Judged without
-    it, the Missa was refused as "another phone moved on to the next deal"."""
+    Next deal is already recorded, that very tap standing in the game (the
+    server says so, X-Tap-Stands): dropped, and the Missa is judged on the
+    deal both phones moved to, and counts. Judged without it, the Missa was
+    refused as "another phone moved on to the next deal"."""
     page = table.open()
     version = table.state()["version"]
     table.network.down = True
@@ -198,12 +199,10 @@ def test_a_tap_after_a_dropped_one_that_stands_is_judged_on_the_game_with_it(tab
     table.event(type="next_deal")  # the other phone
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
-    refusal = page.locator(".refusal")
-    expect(refusal.locator(".refused-what")).to_have_text("Donne suivante")
-    refusal.locator("[data-choice=one]").click()
     drained(page, version + 2)
     assert [int(tap["expected_version"]) for tap in table.network.taps] == \
         [version, version + 1]
+    expect(page.locator(".refusal")).to_have_count(0)
     state = table.state()
     assert state["scores"] == [1, 0] and state["deal"] == 2, state
 
