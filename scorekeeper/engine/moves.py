@@ -171,6 +171,12 @@ class Timeline:
             for index in self.waiting:
                 self.steps[index] = _chain_stopped(self.steps[index], scored, index == last)
             self.waiting = []
+        if self.waiting and "chain_open" in state.notes and state.chain is not None \
+                and state.chain.step > 0:
+            # The chain went on past them: they will never count.
+            for index in self.waiting:
+                self.steps[index] = _chain_stopped(self.steps[index], True, False)
+            self.waiting = []
         if "chain_open" in state.notes:
             self.waiting.append(len(self.steps))
         step = Step(event, state.gains, state.scores, hand, deal, state.notes)
