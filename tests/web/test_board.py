@@ -430,3 +430,13 @@ def test_the_options_say_when_these_rules_leave_the_dealers_last_trick_out(frenc
     on = french.get(start_game(french, preset="classique") + "?sheet=more").get_data(as_text=True)
     assert 'value="last_trick.' in on
     assert "Il ne marque rien dans les règles de cette partie." not in text(on)
+
+
+def test_a_score_below_zero_has_a_real_minus_sign_in_the_running_score(french, api):
+    """Seen at the table: "3 – -1", a hyphen beside the dash."""
+    game = api.new_game(sides=["Nadia", "Samir"])["id"]
+    api.event(game, type="adjust", side=1, points=-1, note="")
+    for page in (f"/games/{game}", f"/games/{game}/review"):
+        words = re.sub("[\u2066-\u2069]", "", text(html.unescape(
+            french.get(page).get_data(as_text=True))))
+        assert "0 – \u22121" in words and "– -1" not in words, page

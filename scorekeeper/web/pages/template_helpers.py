@@ -111,7 +111,7 @@ FILTERS = {
     "rules_summary": rule_texts.summary, "preset_name": rule_texts.preset_name,
     **{function.__name__: function for function in (
         describe.kind_name, describe.hit_call, describe.rank_name, describe.event_text,
-        describe.points_text, describe.side_points, describe.score_text,
+        describe.points_text, describe.side_points, describe.score_text, describe.score_number,
         describe.announcement_text, describe.predicted, describe.notes_text,
         describe.to_win_text, describe.winner_text, describe.move_words,
         describe.last_trick_outcome, describe.last_trick_text, describe.bdi, describe.event_words,

@@ -326,7 +326,13 @@ def to_win_text(to_win: ToWin | None) -> str:
 
 def score_text(scores: tuple[int, ...]) -> str:
     """The running score, "21 – 17", each number isolated."""
-    return " – ".join(f"{LRI}{s}{PDI}" for s in scores)
+    return " – ".join(f"{LRI}{score_number(s)}{PDI}" for s in scores)
+
+
+def score_number(score: int) -> str:
+    """A side's score, below zero with a real minus sign: "3 – −1", where a
+    hyphen beside the dash read as "3 – -1"."""
+    return f"\u2212{-score}" if score < 0 else str(score)
 
 
 def announcement_text(announcement: engine.Announcement, sides: tuple[str, ...]) -> str:
