@@ -170,3 +170,22 @@ def test_long_latin_names_keep_their_start_in_arabic_at_360(arabic_phone, script
         page.locator("#name0").fill("Abdelkrim-Mohammed Benali El Idrissi Ala")
         page.locator("#name0").blur()
         assert page.evaluate(START_DRAWN, ".choice.dealer span")[0] == ["Abdel", True]
+
+
+def test_a_score_below_zero_reads_minus_one_not_one_minus(arabic_phone):
+    """Seen on an Arabic board: a side at -1 showed "1-", its minus sign
+    after the number as the page runs right to left."""
+    page = arabic_phone(viewport={"width": 360, "height": 640})
+    start_arabic_game(page)
+    game = page.locator("#board").get_attribute("data-game")
+    response = page.request.post(f"/api/games/{game}/events", data={
+        "type": "adjust", "side": 1, "points": -1, "note": ""})
+    assert response.ok, response.text()
+    page.reload()
+    places = page.locator("#score-1").evaluate("""p => {
+        const text = p.firstChild, range = document.createRange();
+        return [...text.data].map((c, i) => {
+            range.setStart(text, i); range.setEnd(text, i + 1);
+            return [c, range.getBoundingClientRect().x]; }); }""")
+    assert [c for c, _ in places] == ["-", "1"]
+    assert places[0][1] < places[1][1]  # the minus sign left of the 1

@@ -82,3 +82,21 @@ def test_the_count_sheet_puts_no_space_before_the_colon(new_phone, server, langu
     for query in ("", "&cards0=15&cards1=14"):
         page.goto(f"/games/{game['id']}?sheet=end{query}")
         assert page.evaluate(GAP_BEFORE_COLON) == [[":", 0]], query
+
+
+# Each hit button's call ("Khamsa") against the room its button has.
+CUT_CALLS = """() => [...document.querySelectorAll('#board .pad .call')].filter(call => {
+  const button = call.closest('button');
+  return call.getBoundingClientRect().width > button.clientWidth || !call.offsetParent;
+}).map(call => call.textContent)"""
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_three_sides_hit_buttons_say_their_call_whole_at_360(new_phone, server, language):
+    """Seen at the table: with three players the 1, 5 and 10 said no
+    "Bount", "Khamsa", "Âachra", which a newcomer reads by."""
+    page = new_phone(viewport=SMALL, locale=language)
+    game = post(page, server, "/api/games", {"sides": ["Ali", "Badr", "Chama"], "players": 3})
+    page.goto(f"/games/{game['id']}?lang={language}")
+    assert page.locator("#board .pad .call").count() == 9
+    assert page.evaluate(CUT_CALLS) == []
