@@ -569,4 +569,4 @@ def test_points_and_scores_as_plain_text_carry_bidi_isolates(client, api):
     api.event(game, type="adjust", side=1, points=-3)
     html = client.get(f"/games/{game}/review?lang=ar").get_data(as_text=True)
     assert "\u2068Karim \u2066-3\u2069\u2069" in html
-    assert "\u20660\u2069 – \u2066-3\u2069" in html
+    assert "\u20660\u2069 – \u2066\u22123\u2069" in html  # the running score: a real minus
