@@ -253,3 +253,20 @@ def test_a_presets_changed_threshold_shows_on_the_settings_and_the_new_game(clie
     assert summary in page_text(client.get("/settings"))
     page = client.get("/games/new?preset=Maison de Fès")
     assert summary in page_text(page)
+
+
+def test_a_new_game_refused_for_a_field_far_down_says_so_at_the_top(french):
+    """Seen without JavaScript: Start refused for a rule changed under "Change
+    a rule", its reason beside that field far down the page, which opens
+    again at its top: it looked as if nothing happened."""
+    form = forms_of(french.get("/games/new").get_data(as_text=True))[0]
+    response = submit(french, form, extra={"rule_target": "10"})
+    assert response.status_code == 400
+    body = html.unescape(response.get_data(as_text=True))
+    summary = re.search(r'<div class="flash flash-error errors-summary" role="alert">(.*?)</div>',
+                        body, re.S)
+    assert summary, "no summary at the top"
+    assert body.index("errors-summary") < body.index('name="players"')
+    assert "La partie n'a pas commencé : vérifiez ces champs." in summary.group(1)
+    assert re.findall(r'<a href="#([^"]+)">', summary.group(1)) == ["rule_target"]
+    assert 'id="rule_target"' in body
