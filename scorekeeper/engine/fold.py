@@ -86,7 +86,7 @@ class _Table:
 
     def apply(self, event: Event) -> None:
         if self.finished:
-            raise GameOver(N_("The game is over: undo its last event to change it."))
+            raise GameOver(N_("The game is over: nothing more is counted in it."))
         self.gains = []
         self.notes = []
         _HANDLERS[type(event)](self, event)

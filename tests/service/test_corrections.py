@@ -157,7 +157,7 @@ def test_a_correction_can_finish_a_game_and_another_reopen_it(api):
                                                          "note": ""}},
                     headers={"Accept-Language": "en"})
     # The game would be over at its first event: the next could not have been played,
-    # and the sentence says so (not "undo its last event", which would not help).
+    # and the sentence says so (not only "the game is over", which would not help).
     assert early.status_code == 409
     assert early.get_json()["error"] == (
         "With this correction the game is over at event 1 (Correction +33 · Nous): the "

@@ -162,3 +162,19 @@ def test_a_board_following_another_phones_win_asks_before_reopening(french, db):
     assert re.search(r'<a class="button undo-button" href="[^"]+/reopen">', followed)
     drawn = french.get(f"/games/{game_id}", headers={"X-Board": "1"}).get_data(as_text=True)
     assert re.search(r'<button class="[^"]*undo-button', drawn)  # the winning tap's own answer
+
+
+def test_a_tap_from_a_phone_that_had_not_seen_the_win_does_not_say_to_undo_it(french):
+    """Seen at the table: the other phone's Missa, tapped as this one won,
+    was refused with "undo its last event to change it", which sent a
+    newcomer to take the win back. Nothing more counts: that is all it says."""
+    board = start_game(french)
+    press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "32"})
+    other_phone = find_button(french.get(board).get_data(as_text=True), "missa.0")
+    press(french, board, "missa.1")  # the winning tap, on this phone
+    refused = submit(french, *other_phone, headers={"X-Board": "1"})
+    assert refused.status_code == 409
+    words = text(refused.get_data(as_text=True))
+    assert "La partie est terminée : plus rien n'y est compté." in words.replace("&#39;", "'")
+    assert "annulez" not in words
+    assert api_state(french, board)["scores"] == [0, 33]
