@@ -93,7 +93,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     - The same tap recorded since (both scorers tapped it): it counts once.
     - An undo takes back the last event the board showed: any record since
       changes which (refused), and when that record is the other phone's
-      undo, it was that very undo.
+      undo, it was that very undo; a record it showed but too shortly
+      before the touch also refuses it (its finger meant the event before).
     - An undo or a correction since changes what the board showed: refused.
       An event made and undone since changes nothing (unless it was that
       very tap, which the other phone took back on purpose).
@@ -115,7 +116,9 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
         since = _without_cancelled(since)
     if tap.get("type") == "undo":
         if not since:
-            return None
+            # Records shown too shortly before the touch to be seen: the
+            # last event is not the one the Undo was tapped to take back.
+            return StaleTap(CHANGED) if unseen else None
         if len(since) == 1 and since[0].action == "undo":
             return StaleTap(UNDONE_ALREADY)
         return StaleTap(CHANGED)

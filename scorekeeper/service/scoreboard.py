@@ -99,14 +99,16 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
 
 
 def undo(db: sqlite_utils.Database, game_id: str, key: str, now: str, seen: int | None,
-         page: str | None = None) -> games.Game:
+         page: str | None = None, glanced: int | None = None) -> games.Game:
     """A board's Undo, made on the board of version `seen`: takes back the
-    last event that board showed, or nothing."""
+    last event that board showed, or nothing (nor when that board had
+    followed the other phone's taps since version `glanced` too shortly
+    before the touch to have been seen)."""
     with write_transaction(db):
         game = games.load(db, game_id)
         if store.key_used(db, game_id, key):
             return game
-        _judge(db, game, UNDO, seen, page, now)
+        _judge(db, game, UNDO, seen, page, now, glanced)
         return games.take_back(db, game, key, now)
 
 

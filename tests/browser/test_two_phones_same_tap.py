@@ -217,3 +217,20 @@ def test_a_khamsa_tapped_before_the_board_follows_the_other_phones_bount_counts(
         "aria-disabled", "true")  # the chain's next step, after the Khamsa
     state = json.loads(phone.request.get(f"/api/games/{game}").text())
     assert state["version"] == 2 and state["chain"] == {"side": 1, "value": 5}, state
+
+
+def test_an_undo_tapped_as_the_board_shows_the_other_phones_tap_undoes_nothing(phone):
+    """A Missa for us by mistake, the other phone's Missa for them, and this
+    phone's Undo right as its board shows that one: the Undo, named after
+    it by then, took back the other phone's right tap and left the mistake."""
+    game = open_game(phone)
+    phone.get_by_role("button", name="Missa pour Nous").tap()
+    expect_scores(phone, 1, 0)
+    wait_past_double_tap(phone)
+    phone.request.post(f"/api/games/{game}/events", headers={"Content-Type": "application/json"},
+                       data=json.dumps({"type": "missa", "side": 1}))
+    expect(phone.locator("#board")).to_have_attribute("data-version", "2")  # followed
+    phone.locator("#board form.undo button").tap()
+    expect(phone.locator("#notice")).to_contain_text("Modifié sur un autre téléphone entre-temps")
+    state = json.loads(phone.request.get(f"/api/games/{game}").text())
+    assert state["scores"] == [1, 1] and state["version"] == 2, state

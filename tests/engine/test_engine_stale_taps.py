@@ -155,6 +155,16 @@ def test_a_stale_undo_takes_back_nothing_it_did_not_show():
                                                                   {"undoes": 5})]) == CHANGED
 
 
+def test_an_undo_right_after_the_board_followed_the_other_phone_takes_back_nothing():
+    """Seen at the table: a Missa for us by mistake, the other phone's Missa
+    for them, and this phone's Undo 0.4 s after its board showed that one:
+    the Undo, named after it by then, took back the other phone's right tap
+    and left the mistake. Its last event was not one the finger saw."""
+    theirs = events(missa(B), first=7)
+    assert stale_tap(GAME, UNDO, [], unseen=theirs).reason == CHANGED
+    assert stale_tap(GAME, UNDO, [], unseen=[]) is None
+
+
 def test_every_refusal_is_a_sentence_of_its_own():
     seen = set()
     for tap, since in [(missa(A), events(missa(A))), (missa(B), events({"type": "next_deal"})),

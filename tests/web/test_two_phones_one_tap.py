@@ -6,7 +6,7 @@ phone has changed since is judged by what it meant there (docs/BOARD.md,
 
 import html
 
-from support.page_forms import find_button, submit
+from support.page_forms import find_button, forms_of, submit
 from support.pages import api_state, start_game, text
 
 
@@ -119,3 +119,26 @@ def test_a_khamsa_tapped_on_a_board_without_the_bount_the_other_phone_recorded_c
     assert counted.status_code == 200, _words(counted)
     client.post("/api" + board + "/events", json={"type": "chain_end"})
     assert api_state(client, board)["scores"] == [0, 5]
+
+
+def test_an_undo_tapped_right_after_the_board_showed_the_other_phones_tap_undoes_nothing(client):
+    """A Missa for us by mistake here, the other phone's Missa for them, and
+    this phone's Undo 0.4 s after its board followed it (followed_from, the
+    version before): it took back the other phone's right tap."""
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    submit(client, *_board_form(client, board, "missa.0"))  # the mistake, this phone
+    before = api_state(client, board)["version"]
+    client.post("/api" + board + "/events", json={"type": "missa", "side": 1})  # the other phone
+    page = client.get(board).get_data(as_text=True)
+    undo = [form for form in forms_of(page) if form.action.endswith("/undo")][0]
+    refused = submit(client, undo, extra={"followed_from": str(before)},
+                     headers={"X-Board": "1"})
+    assert refused.status_code == 409
+    assert "Changed on another phone meanwhile: nothing undone." in _words(refused)
+    assert api_state(client, board)["scores"] == [1, 1]
+    # Seen (no followed_from): the Undo takes back what it names.
+    undo = [form for form in forms_of(client.get(board).get_data(as_text=True))
+            if form.action.endswith("/undo")][0]
+    assert submit(client, undo, headers={"X-Board": "1"}).status_code == 200
+    assert api_state(client, board)["scores"] == [1, 0]

@@ -89,6 +89,9 @@ class UndoForm(TokenForm):
     expected_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
     # "1": the scorer said yes to reopening a finished game (asked first).
     reopen = HiddenField(validators=[Optional(), AnyOf(["1"])])
+    # As PlayForm's: an Undo right after the board followed another phone
+    # takes back nothing, its last event not being the one the finger saw.
+    followed_from = IntegerField(validators=[Optional(), NumberRange(min=0)])
 
 
 # -- house rules -------------------------------------------------------------------------------

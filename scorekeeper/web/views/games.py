@@ -464,7 +464,8 @@ def undo(game_id: str):
         return _after_action(game_id, RuleViolation(ASK_BEFORE_REOPENING))
     try:
         scoreboard.undo(get_db(), game_id, tap_key(form.token.data, "undo"), utc_now(),
-                        form.expected_version.data, page_of(form.token.data))
+                        form.expected_version.data, page_of(form.token.data),
+                        form.followed_from.data)
     except ScoringError as error:
         return _after_action(game_id, error, kept)
     return _after_action(game_id, stay=kept)
