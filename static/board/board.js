@@ -515,9 +515,17 @@
   // one on each phone (the Khamsa said it only follows an open 1, and was
   // lost). Online, the board follows the game first; the tap is then made
   // there (the server judges it as of this board), or says why there.
-  function behind(control) {
+  function followsFirst(control) {
     return control.name === "move" && !control.hasAttribute("data-offline") &&
       !(ronda.link && ronda.link.lost());
+  }
+  // Offline, the board cannot follow: a hit or an Over off here may follow
+  // the other phone's Bount it has not seen. It waits for the server, which
+  // judges it, instead of being dropped with this board's reason (a line
+  // hidden under the offline box; nothing said later that a tap was lost).
+  function waitsOffline(control) {
+    return control.name === "move" && /^(hit\.|chain_end)/.test(control.value) &&
+      !!ronda.outbox && !!ronda.link && ronda.link.lost();
   }
   function catchUp() {
     var current = board();
@@ -551,13 +559,15 @@
         later(submitter, remake);
         return;
       }
-      if (submitter !== remade && behind(submitter)) {
+      if (submitter !== remade && followsFirst(submitter)) {
         catchUp();
         later(submitter, remake);
         return;
       }
-      sayWhy(submitter);
-      return;
+      if (!waitsOffline(submitter)) {
+        sayWhy(submitter);
+        return;
+      }
     }
     if (form.method.toLowerCase() === "get") {
       enqueue(form.action + "?" + new URLSearchParams(new FormData(form)), { method: "GET" });

@@ -226,6 +226,28 @@ def test_a_tap_on_a_control_off_before_the_tap_on_its_way_is_made_on_the_board_a
     expect(page.locator("#notice")).not_to_have_class("notice shown info")
 
 
+def test_offline_a_khamsa_off_on_a_board_behind_the_other_phone_waits_for_the_server(table):
+    """Offline, the other phone records their Bount; this phone, which cannot
+    follow it, taps our Khamsa, off on its board: it waits, and counts once
+    sent. It was dropped with the board's reason, a line hidden under the
+    offline box, and nothing said a tap was lost."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    page.evaluate("Ronda.board.poll()")
+    expect(page.locator("html")).to_have_attribute("data-link", "lost")
+    table.event(type="hit", side=0, value=1)  # the other phone
+    khamsa = page.get_by_role("button", name="5 Khamsa pour Eux", exact=True)
+    expect(khamsa).to_have_attribute("aria-disabled", "true")
+    khamsa.tap(force=True)
+    waiting(page, 1)
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    drained(page, version + 2)
+    assert moves(table) == ["hit.1.5"]
+    assert table.state()["chain"] == {"side": 1, "value": 5}
+
+
 def test_a_control_still_off_on_the_board_after_the_tap_says_why(table):
     """The same with a control that the tap on its way leaves off (an Âachra
     with no Khamsa open): nothing sent, and the board says why."""
