@@ -43,8 +43,10 @@ SENTENCES = {
     # refused, so the sentence says the way to add these.
     ANNOUNCED: N_("Announcements already confirmed on another phone: not counted. Undo "
                   "theirs to confirm all."),
+    # A Missa of the deal before happened all the same: the scorer taps it
+    # again in the deal now played (a waiting one: drops it, then taps it).
     DEAL_MOVED: N_("Another phone moved on to the next deal meanwhile: not counted. Check the "
-                   "score."),
+                   "score, tap again if needed."),
     UNDONE: N_("Another phone undid an event meanwhile: not counted. Check the score, tap "
                "again if needed."),
     CORRECTED: N_("Another phone corrected an event meanwhile: not counted. Check the score, "

@@ -194,7 +194,7 @@ def test_a_missa_racing_the_other_phones_next_deal_is_refused_saying_why(phone, 
     expect(first.locator(".status-text")).to_contain_text("Donne 2/6")
     second.touchscreen.tap(*center(second, "Missa pour Nous"))
     expect(second.locator("#notice")).to_contain_text(
-        "Un autre téléphone est passé à la donne suivante entre-temps : pas compté.")
+        "Un autre téléphone est passé à la donne suivante : pas compté.")
     second.unroute(f"**/api/games/{game}")
     state = caught_up(first, second)
     assert state["scores"] == [0, 0] and state["deal"] == 2 and state["version"] == 1

@@ -18,7 +18,7 @@ from support.pages import text as words
 
 CHANGED = "Modifié sur un autre téléphone"
 ALREADY = "Déjà enregistré sur un autre téléphone : pas compté deux fois."
-DEAL_MOVED = "Un autre téléphone est passé à la donne suivante entre-temps : pas compté."
+DEAL_MOVED = "Un autre téléphone est passé à la donne suivante : pas compté."
 
 
 def one_page(client):
