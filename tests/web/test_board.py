@@ -440,3 +440,18 @@ def test_a_score_below_zero_has_a_real_minus_sign_in_the_running_score(french, a
         words = re.sub("[\u2066-\u2069]", "", text(html.unescape(
             french.get(page).get_data(as_text=True))))
         assert "0 – \u22121" in words and "– -1" not in words, page
+
+
+def test_a_correction_can_be_typed_below_zero_on_a_phone(french, api):
+    """A number pad (inputmode="numeric") may have no minus sign: a
+    correction takes points away too."""
+    game = api.new_game(sides=["Nadia", "Samir"])["id"]
+    api.event(game, type="adjust", side=1, points=2, note="")
+    review = french.get(f"/games/{game}/review").get_data(as_text=True)
+    correct = re.findall(r'href="(/games/[^"]+/events/\d+/correct)"', review)
+    assert len(correct) == 1, correct
+    for page in (f"/games/{game}?sheet=more", correct[0]):
+        field = re.search(r'<input id="points"[^>]*>', french.get(page).get_data(as_text=True))
+        assert field, page
+        assert 'type="number"' in field.group(0) and "inputmode" not in field.group(0), page
+        assert 'min="-' in field.group(0), page
