@@ -124,7 +124,11 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
         if len(since) == 1 and since[0].action == "undo":
             return StaleTap(UNDONE_ALREADY)
         return StaleTap(CHANGED)
-    if tap in _standing(unseen + since).values():
+    # That very tap, or the same kind, is of the tap's own deal: a Missa
+    # the other phone recorded after its Next deal is another Missa (this
+    # one, made offline in the deal before, was dropped as already recorded).
+    deal = _this_deal(unseen + since)
+    if tap in (event for seq, event in _standing(unseen + since).items() if seq in deal):
         return StaleTap(ALREADY)
     events = [record.payload for record in since if record.action == "event"]
     for record in since:
@@ -132,7 +136,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
             return StaleTap(UNDONE)
         if record.action == "correction":
             return StaleTap(CORRECTED)
-    same = [event for event in events if _button(event) == _button(tap)]
+    same = [record.payload for record in since if record.action == "event" and
+            record.seq in deal and _button(record.payload) == _button(tap)]
     if same:
         return StaleTap(ANNOUNCED if tap.get("type") == "announce" else SAME_KIND, same[-1])
     if any(event.get("type") in ("next_deal", "end_hand") for event in events):
@@ -173,6 +178,17 @@ def _without_cancelled(since: list[Record]) -> list[Record]:
     undone = {record.payload.get("undoes") for record in since if record.action == "undo"} & made
     return [record for record in since if record.seq not in undone and not (
         record.action == "undo" and record.payload.get("undoes") in undone)]
+
+
+def _this_deal(records: list[Record]) -> set[int]:
+    """The records of the deal the tap was made in: up to the first that
+    closed it (a Next deal, a count), that one included."""
+    seqs = set()
+    for record in records:
+        seqs.add(record.seq)
+        if record.action == "event" and record.payload.get("type") in ("next_deal", "end_hand"):
+            break
+    return seqs
 
 
 def _standing(records: Iterable[Record]) -> dict[int, Mapping[str, Any] | None]:

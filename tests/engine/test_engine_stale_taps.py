@@ -147,6 +147,20 @@ def test_a_step_the_board_could_not_take_means_the_chain_opened_since():
     assert stale_tap(GAME, hit(B, 5), events(bount, hit(B, 5)), seen=no_chain).reason == ALREADY
 
 
+def test_the_same_tap_after_the_deal_moved_on_is_another_one():
+    """Seen at the table: this phone, offline, tapped a Missa for us in deal 3;
+    the other phone tapped Next deal, then a real second Missa for us in deal
+    4. This phone's Missa was dropped as "already recorded" and its point
+    lost: a Missa of another deal is not that tap. It is of the deal before."""
+    next_deal = {"type": "next_deal"}
+    assert reason(missa(A), events(next_deal, missa(A))) == DEAL_MOVED
+    assert reason(hit(A, 1), events(next_deal, hit(A, 1))) == DEAL_MOVED
+    # Still that very tap when it came before the deal moved on, and Next deal itself.
+    assert reason(missa(A), events(missa(A), next_deal, missa(A))) == ALREADY
+    assert reason(next_deal, events(next_deal, missa(A))) == ALREADY
+    assert reason(next_deal, events(next_deal, next_deal)) == ALREADY
+
+
 def test_a_stale_undo_takes_back_nothing_it_did_not_show():
     assert reason(UNDO, []) is None
     assert reason(UNDO, [Record(7, "undo", {"undoes": 6})]) == UNDONE_ALREADY

@@ -183,6 +183,24 @@ def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(t
     assert state["scores"] == [1, 0] and state["deal"] == 2, state
 
 
+def test_a_waiting_missa_is_not_the_other_phones_missa_of_the_next_deal(table):
+    """Offline, a Missa for us in this deal; the other phone taps Next deal,
+    then a real Missa for us in the next one. This Missa was dropped without
+    a question as "already recorded" (the score, it said, included it): it
+    is of the deal before, refused as such, and the scorer chooses."""
+    page = table.open()
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    table.event(type="next_deal")  # the other phone
+    table.event(type="missa", side=0)
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    refusal = page.locator(".refusal")
+    expect(refusal.locator(".refused-why")).to_contain_text("passé à la donne suivante")
+    assert table.state()["scores"] == [1, 0]
+
+
 def test_a_tap_after_a_waiting_one_that_stands_is_judged_on_the_game_with_it(table):
     """Both phones tapped Next deal, this one offline, then a Missa here: its
     Next deal is already recorded, that very tap standing in the game (the
