@@ -53,9 +53,17 @@ SENTENCES = {
                   "tap again if needed."),
     CHAIN: N_("Another phone changed the open chain meanwhile: not counted. Check the "
               "score."),
-    CHANGED: N_("Changed on another phone meanwhile: nothing undone. Check the score, undo "
-                "again if needed."),
+    # Undo again would take back the other phone's event first: an earlier
+    # one of this phone's is corrected from the review.
+    CHANGED: N_("Changed on another phone meanwhile: nothing undone. An earlier event: More, "
+                "Review and correct."),
 }
+
+# A step or an end of a chain of the deal before: that chain was closed by
+# the other phone's Next deal, so tapping it again is refused; a correction
+# gives its points.
+DEAL_MOVED_CHAIN = N_("Another phone moved on to the next deal: not counted, its chain is "
+                      "closed. Correct the score under More if needed.")
 
 UNDO = {"type": "undo"}  # the tap of an Undo button, for `stale_tap`
 
@@ -66,8 +74,9 @@ class StaleTap(RuleViolation):
     the event recorded otherwise (as stored), when one was (the deal's
     announcements, a count), for a page to show what stands."""
 
-    def __init__(self, reason: str, kept: Mapping[str, Any] | None = None):
-        super().__init__(SENTENCES[reason])
+    def __init__(self, reason: str, kept: Mapping[str, Any] | None = None,
+                 sentence: str | None = None):
+        super().__init__(sentence or SENTENCES[reason])
         self.reason = reason
         self.kept = kept
 
@@ -141,7 +150,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     if same:
         return StaleTap(ANNOUNCED if tap.get("type") == "announce" else SAME_KIND, same[-1])
     if any(event.get("type") in ("next_deal", "end_hand") for event in events):
-        return StaleTap(DEAL_MOVED)
+        chain = tap.get("type") in ("hit", "chain_end")
+        return StaleTap(DEAL_MOVED, sentence=DEAL_MOVED_CHAIN if chain else None)
     if _follows_the_chain(setup, tap) and any(
             event.get("type") in ("hit", "missa", "chain_end") for event in events) and (
             seen is None or _takes(seen, tap)):

@@ -8,7 +8,7 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import expect
 
-from scorekeeper.engine.stale import SENTENCES
+from scorekeeper.engine.stale import DEAL_MOVED_CHAIN, SENTENCES
 from scorekeeper.web.views.games import COUNTED_OTHERWISE, HAND_COUNTED
 from support.paths import ROOT
 from support.table import open_game
@@ -30,7 +30,8 @@ def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
     # And the board's own words for a count refused or closed: the counts of
     # three sides at their widest.
     board_words = {"counted_otherwise": (COUNTED_OTHERWISE, {"what": "\u206640 – 40 – 40\u2069"}),
-                   "hand_counted": (HAND_COUNTED, {"hand": 100})}
+                   "hand_counted": (HAND_COUNTED, {"hand": 100}),
+                   "deal_moved_chain": (DEAL_MOVED_CHAIN, {})}
     for reason, (sentence, values) in {**{key: (value, {}) for key, value in SENTENCES.items()},
                                        **board_words}.items():
         said = words.gettext(sentence) % values if values else words.gettext(sentence)

@@ -70,5 +70,5 @@ def test_an_undo_from_an_out_of_date_phone_is_refused_with_a_message(phone, new_
     tap(phone, "Missa pour Eux")
     other.get_by_role("button", name="↶ Annuler : Missa · \u2068Nous\u2069").tap()
     expect(other.get_by_role("alert")).to_contain_text(
-        "Modifié sur un autre téléphone entre-temps : rien n'est annulé")
+        "Modifié sur un autre téléphone : rien n'est annulé")
     expect_scores(other, 1, 1)

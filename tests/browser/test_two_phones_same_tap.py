@@ -231,6 +231,6 @@ def test_an_undo_tapped_as_the_board_shows_the_other_phones_tap_undoes_nothing(p
                        data=json.dumps({"type": "missa", "side": 1}))
     expect(phone.locator("#board")).to_have_attribute("data-version", "2")  # followed
     phone.locator("#board form.undo button").tap()
-    expect(phone.locator("#notice")).to_contain_text("Modifié sur un autre téléphone entre-temps")
+    expect(phone.locator("#notice")).to_contain_text("Modifié sur un autre téléphone : rien n")
     state = json.loads(phone.request.get(f"/api/games/{game}").text())
     assert state["scores"] == [1, 1] and state["version"] == 2, state

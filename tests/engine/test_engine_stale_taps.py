@@ -179,6 +179,18 @@ def test_an_undo_right_after_the_board_followed_the_other_phone_takes_back_nothi
     assert stale_tap(GAME, UNDO, [], unseen=[]) is None
 
 
+def test_a_chain_tap_of_the_deal_before_says_to_correct_not_to_tap_again():
+    """Seen at the table: a Khamsa of the deal before, refused, said to tap
+    again; tapped again, it was refused (the other phone's Next deal closed
+    its chain). It says to correct the score instead, a Missa to tap again."""
+    moved = events({"type": "next_deal"})
+    khamsa, missa_b = stale_tap(GAME, hit(B, 5), moved), stale_tap(GAME, missa(B), moved)
+    assert khamsa.reason == missa_b.reason == DEAL_MOVED
+    assert "More" in khamsa.sentence() and "tap again" not in khamsa.sentence()
+    assert "tap again" in missa_b.sentence()
+    assert stale_tap(GAME, {"type": "chain_end"}, moved).sentence() == khamsa.sentence()
+
+
 def test_every_refusal_is_a_sentence_of_its_own():
     seen = set()
     for tap, since in [(missa(A), events(missa(A))), (missa(B), events({"type": "next_deal"})),

@@ -227,7 +227,7 @@ def test_an_undo_from_an_out_of_date_screen_is_refused(french):
     response = submit(french, form)
     assert api_state(french, board)["scores"] == [1, 1]
     page = html.unescape(text(french.get(response.headers["Location"]).get_data(as_text=True)))
-    assert "Modifié sur un autre téléphone entre-temps : rien n'est annulé." in page
+    assert "Modifié sur un autre téléphone : rien n'est annulé." in page
 
 
 def test_an_undo_already_made_on_another_phone_is_not_made_twice(french):
