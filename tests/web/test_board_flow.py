@@ -200,6 +200,22 @@ def test_the_same_announcements_confirmed_on_two_phones_leave_no_draft_on_the_se
     assert api_state(french, board)["scores"] == [0, 5]
 
 
+def test_marks_the_other_phone_confirmed_are_done_as_the_board_follows(french):
+    """Both phones marked their Tringa; the other one confirmed it. This
+    board followed with its mark left, its Confirm off, and Next deal held
+    back until the scorer found ✕. Marks all confirmed are done here too;
+    marks beyond them stay, for Undo then Confirm all."""
+    board = start_game(french)
+    follows = {"X-Board": "1", "X-Board-Follows": "1", "X-Board-Deal": "1.1"}
+    api(french, board, {"type": "announce", "announcements": [{"side": 1, "kind": "tringa"}]})
+    done = french.get(board + "?a=1-tringa", headers=follows)
+    assert done.headers["X-Board-URL"] == board
+    assert 'value="announce"' not in done.get_data(as_text=True)
+    assert notice(done).startswith("Déjà enregistré sur un autre téléphone")
+    more = french.get(board + "?a=0-ronda&a=1-tringa", headers=follows)
+    assert "X-Board-URL" not in more.headers and 'value="announce"' in more.get_data(as_text=True)
+
+
 def test_marks_of_a_deal_the_other_phone_closed_or_undid_are_dropped_as_the_board_follows(french):
     """The board's script follows the other phone, saying which deal it
     showed: announcements marked there are of that deal only."""

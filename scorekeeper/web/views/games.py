@@ -6,6 +6,7 @@ instead, to swap in place.
 """
 
 import re
+from collections import Counter
 from dataclasses import replace
 from urllib.parse import parse_qsl, urlencode
 
@@ -170,6 +171,11 @@ def render_board(
     # no deal now: kept, their Confirm recorded them in the next deal.
     gone = following and args.getlist("a") and _deal_gone(
         request.headers.get("X-Board-Deal", ""), game.state)
+    if following and not gone and args.getlist("a") and game.state.announced and \
+            _marks_recorded(shown, board.parse_draft(args.getlist("a"), game.setup)):
+        # The same marks, confirmed on the other phone: done here too, not a
+        # draft whose Confirm is off and that holds Next deal back.
+        gone = gettext(stale.SENTENCES[stale.ALREADY])
     if gone:
         args = MultiDict([(key, value) for key, value in args.items(multi=True) if key != "a"])
         error = error or gone
@@ -220,6 +226,20 @@ def render_board(
     if gone:  # its address without them, too
         response.headers["X-Board-URL"] = _url(game.id, urlencode(list(args.items(multi=True))))
     return response
+
+
+def _marks_recorded(shown: scoreboard.Shown, draft: list) -> bool:
+    """Whether every announcement marked on this board is among this deal's
+    confirmed ones (their Confirm, among the last events)."""
+    state = shown.game.state
+    for step in shown.recent:
+        if (step.hand, step.deal) != (state.hand, state.deal):
+            return False
+        if isinstance(step.event, engine.Announce):
+            recorded = Counter((a.side, a.kind) for a in step.event.announcements)
+            marked = Counter((a.side, a.kind) for a in draft)
+            return bool(marked) and not marked - recorded
+    return False
 
 
 def _deal_gone(seen: str, state) -> str | None:
