@@ -3,7 +3,9 @@ uses it: every action a form POST answered by a redirect (CSRF on)."""
 
 import html
 import re
+from datetime import datetime, timedelta
 
+from scorekeeper.web.views import main
 from support.page_forms import find_button, forms_of, press, submit
 from support.pages import api_state, start_game, text
 
@@ -455,3 +457,20 @@ def test_a_correction_can_be_typed_below_zero_on_a_phone(french, api):
         assert field, page
         assert 'type="number"' in field.group(0) and "inputmode" not in field.group(0), page
         assert 'min="-' in field.group(0), page
+
+
+def test_the_games_to_join_say_how_long_ago_each_last_changed(french, monkeypatch):
+    # At a club night many tables keep the default names: the last tap's age
+    # tells them apart.
+    board = start_game(french)
+    press(french, board, "missa.0")
+    other = french.application.test_client()
+    other.set_cookie("lang", "fr")
+    home = lambda: html.unescape(text(other.get("/").get_data(as_text=True)))  # noqa: E731
+    assert "dernier coup à l'instant" in home()
+    stored = api_state(french, board)["updated_at"]
+    later = (datetime.fromisoformat(stored) + timedelta(minutes=7, seconds=10)).isoformat()
+    monkeypatch.setattr(main, "utc_now", lambda: later)
+    assert "dernier coup il y a 7 minutes" in home()
+    other.set_cookie("lang", "ar")
+    assert "آخر تسجيل قبل 7 دقائق" in home()

@@ -2,7 +2,7 @@
 (init_app); the small formatters that belong to no other module live here
 too. Wording of the game's events and rules: describe.py, rule_texts.py."""
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from flask import Flask, current_app
 from flask_babel import (
@@ -10,6 +10,7 @@ from flask_babel import (
     format_datetime,
     format_decimal,
     format_percent,
+    format_timedelta,
     get_locale,
 )
 from markupsafe import Markup, escape
@@ -53,6 +54,17 @@ def when(stored: str | None) -> str:
     joined = get_locale().datetime_formats["medium"]
     return str(joined).format(format_datetime(moment, "HH:mm", rebase=False),
                               format_datetime(moment, "EEE d MMM y", rebase=False))
+
+
+def changed_ago(stored: str, now: str) -> str:
+    """How long ago a game last changed, from `now` (both stored times): the
+    way to tell apart games in progress that all have the default names. A
+    time ahead of now (a clock set back) is now."""
+    since = datetime.fromisoformat(now) - datetime.fromisoformat(stored)
+    if since < timedelta(minutes=1):
+        return gettext("last change just now")
+    return gettext("last change %(ago)s",
+                   ago=format_timedelta(-since, granularity="minute", add_direction=True))
 
 
 def duration(minutes: int) -> str:
@@ -103,7 +115,7 @@ def manifest_of(language: str) -> str:
 
 
 FILTERS = {
-    "when": when, "duration": duration, "percent": percent, "decimal": decimal,
+    "when": when, "changed_ago": changed_ago, "duration": duration, "percent": percent, "decimal": decimal,
     "signed": signed, "signed_whole": signed_whole, "whole": whole, "day": day,
     "join_list": i18n.join_list, "gain_name": describe.gain_name,
     "rule_label": rule_texts.label,

@@ -3,6 +3,7 @@
 from flask import Blueprint, render_template
 
 from ...service import games
+from ...service.clock import utc_now
 from ..pages import resume
 from ..plumbing.db import get_db
 
@@ -18,4 +19,5 @@ def index():
     own = games.running(db, wanted) if wanted else None
     if own is not None and own.id == wanted:
         return render_template("main/index.html", running=own, joinable=[])
-    return render_template("main/index.html", running=None, joinable=games.joinable(db))
+    return render_template("main/index.html", running=None, joinable=games.joinable(db),
+                           now=utc_now())
