@@ -234,3 +234,48 @@ def test_an_undo_tapped_as_the_board_shows_the_other_phones_tap_undoes_nothing(p
     expect(phone.locator("#notice")).to_contain_text("Modifié sur un autre téléphone : rien n")
     state = json.loads(phone.request.get(f"/api/games/{game}").text())
     assert state["scores"] == [1, 1] and state["version"] == 2, state
+
+
+def _board_followed(phone, game):
+    return phone.expect_response(lambda response: response.request.method == "GET"
+                                 and response.url.endswith(f"/games/{game}"))
+
+
+def test_a_khamsa_tapped_a_moment_before_the_other_phones_bount_counts(phone):
+    """At the table their 1, then our 5, and our scorer taps first: the
+    Khamsa is off here and in the game for a moment, until the other phone's
+    Bount comes. It waits for it (it said why for a second, the board
+    followed the Bount, and the Khamsa was lost)."""
+    game = open_game(phone)
+    khamsa = phone.locator('#board button[value="hit.1.5"]')
+    expect(khamsa).to_have_attribute("aria-disabled", "true")
+    with _board_followed(phone, game):  # the game followed once: no Bount yet
+        khamsa.tap(force=True)
+    phone.request.post(f"/api/games/{game}/events", headers={"Content-Type": "application/json"},
+                       data=json.dumps({"type": "hit", "side": 0, "value": 1}))
+    expect(phone.locator('#board button[value="hit.0.10"]')).not_to_have_attribute(
+        "aria-disabled", "true")  # the chain's next step, after the Khamsa
+    state = json.loads(phone.request.get(f"/api/games/{game}").text())
+    assert state["version"] == 2 and state["chain"] == {"side": 1, "value": 5}, state
+    expect(phone.locator("#notice")).not_to_contain_text("suit un")
+
+
+def test_a_khamsa_no_bount_comes_for_says_why_and_another_tap_ends_its_wait(phone):
+    game = open_game(phone)
+    khamsa = phone.locator('#board button[value="hit.1.5"]')
+    khamsa.tap(force=True)
+    expect(phone.locator("#notice")).to_contain_text("Le 5 suit un 1 ouvert de l'autre camp.")
+    assert json.loads(phone.request.get(f"/api/games/{game}").text())["version"] == 0
+    # Tapped again, then Missa: the Bount that comes after is not followed by it.
+    wait_past_double_tap(phone)
+    with _board_followed(phone, game):
+        khamsa.tap(force=True)
+    phone.get_by_role("button", name="Missa pour Nous").tap()
+    expect(phone.locator("#board")).to_have_attribute("data-version", "1")  # stored
+    phone.request.post(f"/api/games/{game}/events", headers={"Content-Type": "application/json"},
+                       data=json.dumps({"type": "hit", "side": 0, "value": 1}))
+    expect(phone.locator("#board")).to_have_attribute("data-version", "2")  # followed
+    phone.wait_for_timeout(2500)  # the Khamsa's wait, over (the subject: how long it lasts)
+    expect(khamsa).not_to_have_class(re.compile(r"\bpressed\b"))
+    state = json.loads(phone.request.get(f"/api/games/{game}").text())
+    assert state["chain"] == {"side": 0, "value": 1}, state  # no Khamsa made after it
