@@ -558,3 +558,36 @@ def test_a_count_of_a_hand_the_other_phone_took_back_is_refused(french):
     response = submit(french, *find_button(sheet, "end_hand"), {"cards0": "22", "early": "1"})
     assert "Un autre téléphone a annulé" in words(french.get(response.headers["Location"]))
     assert api_state(french, board) == taken_back
+
+
+def test_without_the_script_a_count_typed_again_after_its_points_shows_them_first(french):
+    """The points of 23 shown ("Update the points"), then 32 typed by
+    mistake and Confirm: it recorded 32 at once, points never seen, and the
+    scorer found out in the review. The points of 32 are shown first."""
+    board = start_game(french)
+    last_deal(french, board)
+    before = api_state(french, board)["version"]
+    shown = french.get(press(french, board + "?sheet=end", "end_preview",
+                             {"cards0": "23"}).headers["Location"])
+    assert "Nous +3" in words(shown)
+    form, confirm = find_button(shown.get_data(as_text=True), "end_hand")
+    asked = submit(french, form, confirm, {"cards0": "32"})
+    assert api_state(french, board)["version"] == before  # nothing recorded
+    page = french.get(asked.headers["Location"])
+    assert "Le compte a changé depuis ses points affichés : vérifiez-les, puis confirmez." \
+        in words(page)
+    assert "Nous +12" in words(page) and 'value="32"' in page.get_data(as_text=True)
+    submit(french, *find_button(page.get_data(as_text=True), "end_hand"))
+    assert api_state(french, board)["scores"] == [12, 0]
+
+
+def test_without_the_script_the_count_whose_points_are_shown_is_confirmed_at_once(french):
+    board = start_game(french)
+    last_deal(french, board)
+    shown = french.get(press(french, board + "?sheet=end", "end_preview",
+                             {"cards0": "23"}).headers["Location"])
+    submit(french, *find_button(shown.get_data(as_text=True), "end_hand"))
+    assert api_state(french, board)["scores"] == [3, 0]
+    # With the script, the sheet follows the typing: no count to check against.
+    preview = french.get(board + "?sheet=end&cards0=25", headers={"X-Board": "1"})
+    assert 'name="shown"' not in preview.get_data(as_text=True)

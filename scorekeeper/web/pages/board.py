@@ -449,6 +449,17 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
 
 
 MISSING_COUNT = N_("Type how many cards %(side)s took.")
+# Without the page's script, the points shown are those of the count last
+# sent ("Update the points"): a count typed again after them is shown first.
+COUNT_CHANGED = N_("The count changed since its points were shown: check them, then confirm.")
+
+
+def counts_text(counts) -> str:
+    """A sheet's counts as one field's value ("23", "12.9"): the count whose
+    points a page without the script shows, sent back with its Confirm."""
+    return ".".join("" if count is None else str(count) for count in counts)
+
+
 MORE_THAN_THE_DECK = N_("%(side)s: %(deck)s cards at most, the whole deck.")
 LESS_THAN_NONE = N_("%(side)s: a count is 0 cards or more.")
 

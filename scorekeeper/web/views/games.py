@@ -389,6 +389,9 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     beyond = board.count_beyond_the_deck(typed, setup)
     if beyond is not None:
         return _after_action(game_id, beyond, _count_query(counts, hand))
+    shown = form.get("shown")
+    if shown is not None and shown != board.counts_text(typed):
+        return _after_action(game_id, InvalidInput(board.COUNT_CHANGED), _count_query(counts, hand))
     # A count of a hand another phone has counted since is judged by the
     # tap's rules (refused), not asked about as an early end of the next hand.
     if not game.state.last_deal and form.get("early") != "1" \
