@@ -7,7 +7,7 @@ A board drawn later takes every tap at once."""
 import re
 
 from scorekeeper.service import scoreboard
-from support.page_forms import find_button
+from support.page_forms import find_button, forms_of, press, submit
 from support.pages import start_game
 
 
@@ -52,3 +52,21 @@ def test_a_last_record_whose_time_cannot_be_read_settles_nothing(french, db):
         db.conn.commit()
         response = french.get(game)
         assert response.status_code == 200 and "settling" not in response.get_data(as_text=True)
+
+
+def test_a_whole_page_after_a_tap_holds_the_button_longer_than_a_board_the_script_draws(french):
+    """Without JavaScript the page after a tap comes late on a slow phone,
+    and the second tap of a double tap later after it: a newcomer's Next
+    deal tapped twice a second apart skipped a deal, a Missa counted twice."""
+    game = start_game(french)
+    press(french, game, "missa.0")
+    press(french, game, "next_deal")
+    whole = french.get(game).get_data(as_text=True)
+    assert {"settling", "long"} <= set(button_class(whole, "next_deal").split())
+    drawn = french.get(game, headers={"X-Board": "1"}).get_data(as_text=True)
+    classes = button_class(drawn, "next_deal").split()
+    assert "settling" in classes and "long" not in classes
+    html = french.get(game).get_data(as_text=True)
+    submit(french, [f for f in forms_of(html) if f.action.endswith("/undo")][0])
+    undo = re.search(r'<button class="undo-button([^"]*)"', french.get(game).get_data(as_text=True))
+    assert undo.group(1).split() == ["settling", "long"]
