@@ -385,7 +385,7 @@ def test_the_dealers_last_trick_buttons_say_who_scores_and_how_much(client, fren
     assert last_trick_buttons(french, three, "en")["last_trick.missed"] == \
         "Missed → +5 each to Ali and Chama"
     assert last_trick_buttons(french, three, "ar")["last_trick.twelve"] == \
-        "أُخذت بورقة 12 ← \u200e+5 لـ Badr"
+        "أُخذت بورقة 12 ← \u200e+5 لـBadr"
     press(french, three + "?sheet=more", "last_trick.missed")
     assert api_state(french, three)["scores"] == [5, 0, 5]
 
