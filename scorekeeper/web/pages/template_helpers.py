@@ -21,8 +21,8 @@ from ...service.nights import Tie
 from ..plumbing import assets
 from ..wording import describe, i18n, rule_texts
 from ..wording.translate import gettext
-from . import board as board_model
 from . import charts, forms
+from .board import counts_text
 
 # The board's timings, as a phone gets them: how often it asks whether
 # another phone changed the game, how close a second tap on one control is
@@ -122,7 +122,7 @@ FILTERS = {
     "rule_label": rule_texts.label,
     "rule_value": lambda value, key: rule_texts.value_text(key, value),
     "rules_summary": rule_texts.summary, "preset_name": rule_texts.preset_name,
-    "counts_text": board_model.counts_text,
+    "counts_text": counts_text,
     **{function.__name__: function for function in (
         describe.kind_name, describe.hit_call, describe.rank_name, describe.event_text,
         describe.points_text, describe.side_points, describe.score_text, describe.score_number,
