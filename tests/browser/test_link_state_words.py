@@ -50,6 +50,12 @@ def test_every_connection_sentence_is_read_whole_in_its_box_at_360_px(new_phone,
       return cut;
     }""")
     assert cut == []
+    # Between the deal line and the scores, overlapping neither: in Arabic it is
+    # taller, its letters rising above a line of 1.25 (its first line was cut).
+    box, deal, scores = (phone.locator(sel).bounding_box() for sel in
+                         ("#link-state", ".status-text > span:first-child", "#board .scores"))
+    assert deal["y"] + deal["height"] <= box["y"] + 1, (deal, box)
+    assert box["y"] + box["height"] <= scores["y"], (box, scores)
 
 
 WHOLE = "e => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth"
