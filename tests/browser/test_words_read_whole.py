@@ -100,3 +100,28 @@ def test_three_sides_hit_buttons_say_their_call_whole_at_360(new_phone, server, 
     page.goto(f"/games/{game['id']}?lang={language}")
     assert page.locator("#board .pad .call").count() == 9
     assert page.evaluate(CUT_CALLS) == []
+
+
+# The status line's lines as they show: each of its two parts cut between
+# lines only (a part cut inside a line showed the top of its next line's
+# letters), and the deal's part whole.
+STATUS_LINES = """() => {
+  const [deal, dealer] = document.querySelectorAll('.status-text > span');
+  const line = parseFloat(getComputedStyle(deal).lineHeight);
+  const whole = e => Math.abs(e.clientHeight / line - Math.round(e.clientHeight / line)) < 0.05;
+  return {deal: deal.scrollHeight <= deal.clientHeight + 1 && whole(deal),
+          dealer: whole(dealer) && dealer.clientHeight >= line - 0.5}; }"""
+
+
+@pytest.mark.parametrize("language", ["fr", "ar", "en"])
+def test_the_status_line_shows_whole_lines_with_long_team_names_on_the_last_deal(
+        new_phone, server, language):
+    """Seen at the table: "(Khlassou)" and "Partie en 33" half cut under the
+    deal line, with two long teams' names on the last deal."""
+    page = new_phone(viewport=SMALL, locale=language)
+    game = post(page, server, "/api/games", {
+        "sides": ["Abdelkader & Fatima-Zahra", "Mohammed & Khadija"], "players": 4})
+    for _ in range(2):
+        post(page, server, f"/api/games/{game['id']}/events", {"type": "next_deal"})
+    page.goto(f"/games/{game['id']}?lang={language}")
+    assert page.evaluate(STATUS_LINES) == {"deal": True, "dealer": True}
