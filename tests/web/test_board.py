@@ -474,3 +474,8 @@ def test_the_games_to_join_say_how_long_ago_each_last_changed(french, monkeypatc
     assert "dernier coup il y a 7 minutes" in home()
     other.set_cookie("lang", "ar")
     assert "آخر تسجيل قبل 7 دقائق" in home()
+    # A game nobody has tapped yet was started then, not tapped.
+    other.set_cookie("lang", "fr")
+    start_game(french.application.test_client())
+    page = home()
+    assert "commencée il y a 7 minutes" in page and "dernier coup il y a 7 minutes" in page

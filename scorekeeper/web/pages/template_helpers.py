@@ -57,15 +57,16 @@ def when(stored: str | None) -> str:
                               format_datetime(moment, "EEE d MMM y", rebase=False))
 
 
-def changed_ago(stored: str, now: str) -> str:
+def changed_ago(stored: str, now: str, tapped: bool = True) -> str:
     """How long ago a game last changed, from `now` (both stored times): the
-    way to tell apart games in progress that all have the default names. A
-    time ahead of now (a clock set back) is now."""
+    way to tell apart games in progress that all have the default names; a
+    game not yet `tapped` was started then. A time ahead of now (a clock set
+    back) is now."""
     since = datetime.fromisoformat(now) - datetime.fromisoformat(stored)
     if since < timedelta(minutes=1):
-        return gettext("last change just now")
-    return gettext("last change %(ago)s",
-                   ago=format_timedelta(-since, granularity="minute", add_direction=True))
+        return gettext("last change just now") if tapped else gettext("started just now")
+    ago = format_timedelta(-since, granularity="minute", add_direction=True)
+    return gettext("last change %(ago)s", ago=ago) if tapped else gettext("started %(ago)s", ago=ago)
 
 
 def duration(minutes: int) -> str:
