@@ -36,7 +36,10 @@ def test_the_script_and_the_style_sheet_fall_back_to_the_same_values():
                                      ("over-settle", "data-over-settle-ms", "2s")]:
         assert f"--{name}: {seconds};" in style
         assert f"--{name}: attr({attribute} ms, {seconds});" in style
-    assert "animation: settle-once 1ms var(--settle) backwards;" in style
+    # After a sheet's move, and on a whole page, three times the settle.
+    assert "animation: settle-once 1ms calc(3 * var(--settle)) backwards;" in style
+    assert ".settling.long { animation-delay: calc(3 * var(--settle)); }" in style
+    assert "animation: settle-pressed 1ms var(--settle) backwards;" in style
     assert "animation: settle 1ms var(--over-settle) backwards;" in style
 
 
