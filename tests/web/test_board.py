@@ -479,3 +479,16 @@ def test_the_games_to_join_say_how_long_ago_each_last_changed(french, monkeypatc
     start_game(french.application.test_client())
     page = home()
     assert "commencée il y a 7 minutes" in page and "dernier coup il y a 7 minutes" in page
+
+
+def test_a_game_to_join_whose_time_cannot_be_read_is_offered_all_the_same(french, db):
+    """An imported game's time may have no time zone, or be no time at all."""
+    start_game(french)
+    other = french.application.test_client()
+    other.set_cookie("lang", "fr")
+    for stamp in ("2026-12-01T10:00:00", "yesterday"):
+        db.execute("UPDATE games SET updated_at = ?", [stamp])
+        db.conn.commit()
+        response = other.get("/")
+        page = response.get_data(as_text=True)
+        assert response.status_code == 200 and "Rejoindre" in page and "dernier coup" not in page
