@@ -482,7 +482,7 @@ def test_the_games_to_join_say_how_long_ago_each_last_changed(french, monkeypatc
 
 
 def test_a_game_to_join_whose_time_cannot_be_read_is_offered_all_the_same(french, db):
-    """An imported game's time may have no time zone, or be no time at all."""
+    """A store edited by hand may hold a time without its time zone, or none."""
     start_game(french)
     other = french.application.test_client()
     other.set_cookie("lang", "fr")

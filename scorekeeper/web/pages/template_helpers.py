@@ -61,7 +61,7 @@ def changed_ago(stored: str, now: str, tapped: bool = True) -> str:
     """How long ago a game last changed, from `now` (both stored times): the
     way to tell apart games in progress that all have the default names; a
     game not yet `tapped` was started then. A time ahead of now (a clock set
-    back) is now; one that cannot be read (an imported game's) says nothing."""
+    back) is now; one that cannot be read (a store edited by hand) says nothing."""
     try:
         since = datetime.fromisoformat(now) - datetime.fromisoformat(stored)
     except (TypeError, ValueError):  # unreadable, or without its time zone
