@@ -117,16 +117,38 @@
       .replace(/\s+/g, " ").trim();
   }
 
+  // The tap a form posts on this board's game: [path, game, "play" or "undo"].
+  function tapOf(form, current) {
+    var url = new URL(form.action, window.location.href);
+    var match = TAP_PATH.exec(url.pathname);
+    var mine = current && form.method.toLowerCase() === "post" &&
+      url.origin === window.location.origin && match && match[1] === current.dataset.game;
+    return mine ? match : null;
+  }
+
+  // Whether a tap's new score is shown at once: the score its button says,
+  // with nothing on its way before it.
+  function predicts(submitter, queued) {
+    return !queued.length && !ronda.board.busy() && !!submitter && !!submitter.dataset.scores;
+  }
+
+  // The tap's new score, painted before the tap is made (board.js): only the
+  // numbers, which the table reads; take() then adds their pending look.
+  function paintFirst(form, submitter) {
+    var current = board();
+    if (link === "lost" || !tapOf(form, current) || !predicts(submitter, ours(load()))) {
+      return false;
+    }
+    showScores(current, submitter.dataset.scores, submitter.dataset.needs || null);
+    return true;
+  }
+
   // Every form posted from the board: the game's taps are kept here (true).
   // `seen`: the version of the board the finger saw, when not this one.
   function take(form, data, submitter, seen) {
     var current = board();
-    var url = new URL(form.action, window.location.href);
-    var match = TAP_PATH.exec(url.pathname);
-    if (!current || form.method.toLowerCase() !== "post" || url.origin !== window.location.origin ||
-        !match || match[1] !== current.dataset.game) {
-      return false;
-    }
+    var match = tapOf(form, current);
+    if (!match) { return false; }
     hush();  // a new tap: the box says the state from now on, not what an earlier one needed
     var entries = load();
     var queued = ours(entries);
@@ -136,7 +158,7 @@
       label = text("undo").replace("{what}", undoTarget(current, queued) || "");
     }
     var entry = {
-      id: newToken(), game: current.dataset.game, url: url.pathname,
+      id: newToken(), game: current.dataset.game, url: match[0],
       fields: Array.from(data.entries()), label: label,
       // The game as the scorer sees it: this board, and the taps before it.
       version: Number(seen !== null && seen !== undefined ? seen : current.dataset.version) +
@@ -154,7 +176,7 @@
       });
     }
     // The new score at once, with nothing on its way before it.
-    var predicted = !queued.length && !ronda.board.busy() && submitter && submitter.dataset.scores;
+    var predicted = predicts(submitter, queued);
     if (predicted) {
       entry.scores = submitter.dataset.scores;
       entry.needs = submitter.dataset.needs || null;
@@ -624,15 +646,18 @@
       restore(current);
       return;
     }
-    var needs = scores.querySelectorAll(".needs");
-    var lines = (entry.needs || "").split("|");
-    entry.scores.split(" ").forEach(function (points, side) {
-      var shown = document.getElementById("score-" + side);
-      if (shown) { shows(shown, points); }
-      if (needs[side] && entry.needs) { shows(needs[side], lines[side]); }
-    });
+    showScores(current, entry.scores, entry.needs);
     if (!scores.classList.contains("pending")) { scores.classList.add("pending"); }
     set(scores, "aria-busy", "true");
+  }
+  function showScores(current, values, needed) {
+    var needs = current.querySelectorAll(".scores .needs");
+    var lines = (needed || "").split("|");
+    values.split(" ").forEach(function (points, side) {
+      var shown = document.getElementById("score-" + side);
+      if (shown) { shows(shown, points); }
+      if (needs[side] && needed) { shows(needs[side], lines[side]); }
+    });
   }
 
   // A refused tap: which one, why, what waits after it, and the scorer's choice.
@@ -720,7 +745,7 @@
     ronda.board.refresh();
   }
 
-  ronda.outbox = { take: take };
+  ronda.outbox = { take: take, paintFirst: paintFirst };
   ronda.link = { reached: reached, unreachable: unreachable, behind: behind,
                  lost: function () { return link === "lost"; } };
 
