@@ -177,15 +177,20 @@
   // A tap whose new score the board can show at once has it painted first,
   // and is made (read, kept, sent) just after that paint: the rest of its
   // work took a slowed-down phone several milliseconds before the paint the
-  // table waits for (docs/PERFORMANCE.md, "The score painted first"). Only
-  // a plain tap: on a button that is on, not waiting for a view, on a board
-  // that did not follow another phone since the finger came down.
+  // table waits for (docs/PERFORMANCE.md, "From the finger down: the score
+  // painted first"). Only a plain tap: on a button that is on, not waiting
+  // for a view, on a board that did not follow another phone since the
+  // finger came down. A page hidden or left before its next frame (the
+  // screen locked, a link followed) makes it at once: a hidden page draws
+  // no frame, and one left would lose it.
   var toMake = null;
   function made() {
     var tap = toMake;
     toMake = null;
     if (tap) { tap(); }
   }
+  document.addEventListener("visibilitychange", made);
+  window.addEventListener("pagehide", made);
   function paintsFirst(button, at) {
     var plain = button.getAttribute("aria-disabled") !== "true" &&
       !(viewing && button.form.hasAttribute("data-follows-view")) &&
