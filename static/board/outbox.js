@@ -220,7 +220,9 @@
   // What an Undo would take back now, in the log's words: the last tap here
   // that no undo after it takes back, else the counted events under those
   // (the server's, newest first, on the Undo). null: nothing is left to
-  // undo; undefined: an older event than this page knows.
+  // undo; undefined: an older event than this page knows. A refused tap is
+  // not among them: the game does not have it, and an Undo tapped while it
+  // waits for the scorer's choice takes back the game's last event.
   function undoTarget(current, queued) {
     var button = current.querySelector(".undo-button");
     var stack = [];
@@ -228,7 +230,7 @@
       stack = JSON.parse((button && button.getAttribute("data-steps")) || "[]").reverse();
     } catch (error) { /* none known */ }
     var beyond = !!button && button.hasAttribute("data-older");
-    queued.filter(records).forEach(function (entry) {
+    queued.filter(function (entry) { return records(entry) && !entry.refused; }).forEach(function (entry) {
       if (!undoes(entry)) { stack.push(entry.label); } else if (!stack.pop()) { beyond = true; }
     });
     if (stack.length) { return stack[stack.length - 1]; }

@@ -309,3 +309,24 @@ def test_a_refused_tap_is_sent_again_once_what_refused_it_is_undone(table):
     assert moves(table) == ["missa.0", "missa.0"]  # refused, then counted
     state = table.state()
     assert state["scores"] == [1, 0] and state["deal"] == 1, state
+
+
+def test_the_undo_names_the_games_last_event_not_a_refused_tap(table):
+    """A refused tap is not in the game: an Undo tapped while it waits for
+    the scorer's choice takes back the game's last event, and says so."""
+    table.event(type="missa", side=1)
+    table.event(type="hit", side=1, value=1)
+    page = table.open()
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    undone = table.client.post(f"/api/games/{table.game}/undo", json={})  # another phone
+    assert undone.status_code == 200
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    refusal = page.locator(".refusal")
+    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
+    # The game's last event is now Eux's Missa: that is what an Undo takes back.
+    expect(page.locator(".undo-button .undo-what")).to_contain_text("Missa")
+    expect(page.locator(".undo-button .undo-what")).to_contain_text("Eux")
+    expect(page.locator(".undo-button .undo-what")).not_to_contain_text("Nous")
