@@ -65,6 +65,10 @@ SENTENCES = {
 DEAL_MOVED_CHAIN = N_("Another phone moved on to the next deal: not counted, its chain is "
                       "closed. Correct the score under More if needed.")
 
+# That very Next deal, tapped on both phones: it scores nothing, so the
+# sentence says what did not happen twice.
+ALREADY_DEALT = N_("Already recorded on another phone: the deal moved on once, not twice.")
+
 UNDO = {"type": "undo"}  # the tap of an Undo button, for `stale_tap`
 
 
@@ -138,7 +142,7 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     # one, made offline in the deal before, was dropped as already recorded).
     deal = _this_deal(unseen + since)
     if tap in (event for seq, event in _standing(unseen + since).items() if seq in deal):
-        return StaleTap(ALREADY)
+        return StaleTap(ALREADY, sentence=ALREADY_DEALT if tap.get("type") == "next_deal" else None)
     events = [record.payload for record in since if record.action == "event"]
     for record in since:
         if record.action == "undo":

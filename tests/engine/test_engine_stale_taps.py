@@ -4,12 +4,14 @@ on plain data, case by case."""
 
 from scorekeeper.engine.stale import (
     ALREADY,
+    ALREADY_DEALT,
     ANNOUNCED,
     CHAIN,
     CHANGED,
     CORRECTED,
     DEAL_MOVED,
     SAME_KIND,
+    SENTENCES,
     UNDO,
     UNDONE,
     UNDONE_ALREADY,
@@ -66,6 +68,15 @@ def test_the_same_kind_for_the_same_side_recorded_otherwise_is_refused():
     assert reason(missa(A, last_card=True), events(missa(A))) == SAME_KIND
     assert reason({"type": "adjust", "side": A, "points": 3, "note": ""},
                   events({"type": "adjust", "side": A, "points": 2, "note": ""})) == SAME_KIND
+
+
+def test_the_same_next_deal_on_both_phones_says_the_deal_moved_on_once():
+    """It scores nothing: the sentence says what did not happen twice, not
+    that the score includes it."""
+    refusal = stale_tap(GAME, {"type": "next_deal"}, events({"type": "next_deal"}))
+    assert refusal.reason == ALREADY  # it stands: the other phone's is this very tap
+    assert str(refusal) == ALREADY_DEALT
+    assert str(stale_tap(GAME, missa(A), events(missa(A)))) == SENTENCES[ALREADY]
 
 
 def test_announcements_confirmed_otherwise_are_refused_with_the_way_to_add_them():
