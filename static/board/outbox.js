@@ -695,8 +695,11 @@
     sheet.querySelector("[data-choice=one]").textContent =
       text(queued.length < 2 ? "drop-one" : "drop-one-send");
     var current = board();
-    sheet.querySelector("[data-choice=again]").hidden =
-      !current || current.dataset.version === queued[0].refusedOn;
+    var again = sheet.querySelector("[data-choice=again]");
+    again.hidden = !current || current.dataset.version === queued[0].refusedOn;
+    var lone = again.hidden && all.hidden;  // one button: nothing to choose
+    sheet.querySelector(".hint.choose").hidden = lone;
+    sheet.querySelector(".hint.lone").hidden = !lone;
     if (first) { sheet.querySelector("h2").focus(); }
   }
 

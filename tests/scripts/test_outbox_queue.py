@@ -116,6 +116,8 @@ def test_a_refused_tap_stops_the_ones_after_it_until_the_scorer_chooses(table):
     expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
     expect(refusal.locator(".refused-why")).not_to_be_empty()
     expect(refusal.locator(".refused-rest li")).to_have_text(["Missa · \u2068Eux\u2069"])
+    expect(refusal.locator(".hint.choose")).to_be_visible()  # drop one, or all
+    expect(refusal.locator(".hint.lone")).to_be_hidden()
     assert moves(table) == ["missa.0"]
     page.evaluate(HEARD_AND_DONE)  # the server is there: still nothing more goes
     assert moves(table) == ["missa.0"]
@@ -330,3 +332,8 @@ def test_the_undo_names_the_games_last_event_not_a_refused_tap(table):
     expect(page.locator(".undo-button .undo-what")).to_contain_text("Missa")
     expect(page.locator(".undo-button .undo-what")).to_contain_text("Eux")
     expect(page.locator(".undo-button .undo-what")).not_to_contain_text("Nous")
+    # One way out (drop it): the sheet says what the board shows, not "choose".
+    expect(refusal.locator("[data-choice=one]")).to_be_visible()
+    expect(refusal.locator("[data-choice=again]")).to_be_hidden()
+    expect(refusal.locator(".hint.lone")).to_be_visible()
+    expect(refusal.locator(".hint.choose")).to_be_hidden()
