@@ -282,7 +282,9 @@
 
   // Why the last waiting tap dropped as standing was (already recorded on
   // another phone): said again once the taps after it are sent, as their
-  // boards draw no notice.
+  // boards draw no notice, or once the scorer has dropped a refused one
+  // after it: said later, it read as the answer to the next tap (a
+  // correction "already recorded").
   var standing = null;
   function sayStanding() {
     if (standing) { ronda.board.showError(standing); }
@@ -718,7 +720,7 @@
       dropped(entries, queued[0], queued[0].stands);
       left = queued.length - 1;
     });
-    if (left) { ronda.board.run(flush); } else { ronda.board.refresh(); }
+    if (left) { ronda.board.run(flush); } else { ronda.board.refresh().then(sayStanding); }
   }
   function dropped(entries, entry, stands) {
     without(entries, entry.id);
@@ -747,7 +749,7 @@
         if (entries[i].game === game) { entries.splice(i, 1); }
       }
     });
-    ronda.board.refresh();
+    ronda.board.refresh().then(sayStanding);
   }
 
   ronda.outbox = { take: take, paintFirst: paintFirst };

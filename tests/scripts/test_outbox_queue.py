@@ -337,3 +337,29 @@ def test_the_undo_names_the_games_last_event_not_a_refused_tap(table):
     expect(refusal.locator("[data-choice=again]")).to_be_hidden()
     expect(refusal.locator(".hint.lone")).to_be_visible()
     expect(refusal.locator(".hint.choose")).to_be_hidden()
+
+
+def test_already_recorded_is_said_when_the_refused_tap_after_it_is_dropped(table):
+    """A waiting Missa the other phone also made is dropped as already
+    recorded; the Bount after it is refused (the other phone dealt again
+    since). Said only once the queue drained, "already recorded" came with
+    the answer to the scorer's next tap, a correction, as if of it."""
+    page = table.open()
+    table.network.down = True
+    tap(page, "Missa pour Nous")
+    waiting(page, 1)
+    tap(page, "1 Bount pour Eux")
+    waiting(page, 2)
+    table.event(type="missa", side=0)  # the other phone: the same Missa, then Next deal
+    table.event(type="next_deal")
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    refusal = page.locator(".refusal")
+    expect(refusal.locator(".refused-what")).to_contain_text("Bount")
+    refusal.locator("[data-choice=one]").click()
+    expect(page.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
+    version = table.state()["version"]
+    tap(page, "Missa pour Eux")
+    drained(page, version + 1)
+    expect(page.locator("#notice")).not_to_contain_text("Déjà enregistré")
+    assert table.state()["scores"] == [1, 1]
