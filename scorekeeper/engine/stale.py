@@ -65,6 +65,10 @@ SENTENCES = {
 DEAL_MOVED_CHAIN = N_("Another phone moved on to the next deal: not counted, its chain is "
                       "closed. Correct the score under More if needed.")
 
+# The hand counted on the other phone since (its count may have ended the
+# game): it was no Next deal.
+HAND_ENDED = N_("Another phone ended the hand meanwhile: not counted. Check the score.")
+
 # That very Next deal, tapped on both phones: it scores nothing, so the
 # sentence says what did not happen twice.
 ALREADY_DEALT = N_("Already recorded on another phone: the deal moved on once, not twice.")
@@ -153,7 +157,9 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
             record.seq in deal and _button(record.payload) == _button(tap)]
     if same:
         return StaleTap(ANNOUNCED if tap.get("type") == "announce" else SAME_KIND, same[-1])
-    if any(event.get("type") in ("next_deal", "end_hand") for event in events):
+    if any(event.get("type") == "end_hand" for event in events):
+        return StaleTap(DEAL_MOVED, sentence=HAND_ENDED)
+    if any(event.get("type") == "next_deal" for event in events):
         chain = tap.get("type") in ("hit", "chain_end")
         return StaleTap(DEAL_MOVED, sentence=DEAL_MOVED_CHAIN if chain else None)
     if _follows_the_chain(setup, tap) and any(

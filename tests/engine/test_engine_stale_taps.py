@@ -10,6 +10,7 @@ from scorekeeper.engine.stale import (
     CHANGED,
     CORRECTED,
     DEAL_MOVED,
+    HAND_ENDED,
     SAME_KIND,
     SENTENCES,
     UNDO,
@@ -68,6 +69,15 @@ def test_the_same_kind_for_the_same_side_recorded_otherwise_is_refused():
     assert reason(missa(A, last_card=True), events(missa(A))) == SAME_KIND
     assert reason({"type": "adjust", "side": A, "points": 3, "note": ""},
                   events({"type": "adjust", "side": A, "points": 2, "note": ""})) == SAME_KIND
+
+
+def test_a_tap_after_the_other_phones_count_says_the_hand_ended_not_the_next_deal():
+    """The count may have ended the game: nobody tapped Next deal."""
+    count = {"type": "end_hand", "cards": [20, None]}
+    for tap in (missa(B), hit(A, 1)):
+        refusal = stale_tap(GAME, tap, events(count))
+        assert refusal.reason == DEAL_MOVED and str(refusal) == HAND_ENDED
+    assert str(stale_tap(GAME, missa(B), events({"type": "next_deal"}))) == SENTENCES[DEAL_MOVED]
 
 
 def test_the_same_next_deal_on_both_phones_says_the_deal_moved_on_once():
