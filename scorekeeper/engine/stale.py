@@ -80,13 +80,16 @@ class StaleTap(RuleViolation):
     """A tap whose meaning another phone's records changed: `reason` (one of
     the names above) says how, for a page to word it its own way; `kept`,
     the event recorded otherwise (as stored), when one was (the deal's
-    announcements, a count), for a page to show what stands."""
+    announcements, a count), for a page to show what stands; `stands`, for
+    a tap that is itself in the game (STANDS), the record that holds it:
+    the phone's taps made after this one knew it as theirs."""
 
     def __init__(self, reason: str, kept: Mapping[str, Any] | None = None,
-                 sentence: str | None = None):
+                 sentence: str | None = None, stands: int | None = None):
         super().__init__(sentence or SENTENCES[reason])
         self.reason = reason
         self.kept = kept
+        self.stands = stands
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +103,18 @@ class Record:
 
 
 def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
-              unseen: Iterable[Record] = (), seen: State | None = None) -> StaleTap | None:
+              unseen: Iterable[Record] = (), seen: State | None = None,
+              mine: int | None = None) -> StaleTap | None:
     """Why `tap` (an event in its stored form, or UNDO) no longer means what
     it meant on a board that did not have `since`, the records another phone
     made after that board's version; None: it still does, and is judged as
     any tap on the game as it now is. `unseen`: records the board showed,
     but too shortly before the finger came down to have been seen (it had
     just followed the other phone): only that very tap among them refuses it.
-    `seen`: the game as that board showed it, when known.
+    `seen`: the game as that board showed it, when known. `mine`: the
+    record of the tapping phone's own last tap since that board (taps it
+    made after it, not in `since`: the finger knew them), when there is one;
+    `seen` is then the game as the log stood at it.
 
     - The same tap recorded since (both scorers tapped it): it counts once.
     - An undo takes back the last event the board showed: any record since
@@ -125,7 +132,10 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
       hit, a Missa or an end of chain since changed the chain; not when the
       board it was tapped on could not take it (no chain open there, as
       when the other phone recorded the Bount this Khamsa follows): it can
-      only mean the chain as it now is.
+      only mean the chain as it now is. The other phone's records before
+      the phone's own last tap did not change the chain that tap left (the
+      log put them before it): a Khamsa made offline after its own Bount
+      counts when the other phone's taps came before that Bount.
     Anything else (another event; the same kind for another side) counts."""
     since, unseen = list(since), list(unseen)
     if tap not in _undone_since(since):
@@ -139,14 +149,16 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
             # last event is not the one the Undo was tapped to take back.
             return StaleTap(CHANGED) if unseen else None
         if len(since) == 1 and since[0].action == "undo":
-            return StaleTap(UNDONE_ALREADY)
+            return StaleTap(UNDONE_ALREADY, stands=since[0].seq)
         return StaleTap(CHANGED)
     # That very tap, or the same kind, is of the tap's own deal: a Missa
     # the other phone recorded after its Next deal is another Missa (this
     # one, made offline in the deal before, was dropped as already recorded).
     deal = _this_deal(unseen + since)
-    if tap in (event for seq, event in _standing(unseen + since).items() if seq in deal):
-        return StaleTap(ALREADY, sentence=ALREADY_DEALT if tap.get("type") == "next_deal" else None)
+    for seq, event in _standing(unseen + since).items():
+        if seq in deal and event == tap:
+            return StaleTap(ALREADY, stands=seq,
+                            sentence=ALREADY_DEALT if tap.get("type") == "next_deal" else None)
     events = [record.payload for record in since if record.action == "event"]
     for record in since:
         if record.action == "undo":
@@ -162,28 +174,34 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     if any(event.get("type") == "next_deal" for event in events):
         chain = tap.get("type") in ("hit", "chain_end")
         return StaleTap(DEAL_MOVED, sentence=DEAL_MOVED_CHAIN if chain else None)
+    after_mine = [record.payload for record in since if record.action == "event" and
+                  (mine is None or record.seq > mine)]
     if _follows_the_chain(setup, tap) and any(
-            event.get("type") in ("hit", "missa", "chain_end") for event in events) and (
+            event.get("type") in ("hit", "missa", "chain_end") for event in after_mine) and (
             seen is None or _takes(seen, tap)):
         return StaleTap(CHAIN)
     return None
 
 
 def stale_count(tap: Mapping[str, Any], hand_seen: int, hand_now: int,
-                counted: Mapping[str, Any] | None) -> StaleTap | None:
+                counted: Mapping[str, Any] | None, counted_seq: int | None = None
+                ) -> StaleTap | None:
     """Why a count confirmed on the end-of-hand sheet of hand `hand_seen`
     cannot count now that the game is in hand `hand_now`; None: it still can.
     A count is of the hand its sheet showed, never another's, whatever the
     board's version said (a board that followed the other phone kept its
     sheet open): that hand counted meanwhile (`counted`: the count that
-    ended it, as stored), the same count is already recorded and another one
+    ended it, as stored, record `counted_seq`), the same count is already
+    recorded and another one
     is refused; a hand the game is back before (the other phone undid a
     count), refused."""
     if tap.get("type") != "end_hand" or hand_seen == hand_now:
         return None
     if hand_seen > hand_now:
         return StaleTap(UNDONE)
-    return StaleTap(ALREADY, counted) if counted == tap else StaleTap(SAME_KIND, counted)
+    if counted == tap:
+        return StaleTap(ALREADY, counted, stands=counted_seq)
+    return StaleTap(SAME_KIND, counted)
 
 
 def _undone_since(since: list[Record]) -> list[Mapping[str, Any]]:

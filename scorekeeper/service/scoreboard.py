@@ -72,13 +72,18 @@ def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
 
 def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
         seen: int | None, page: str | None = None, glanced: int | None = None,
-        hand: int | None = None) -> games.Game:
+        hand: int | None = None, after: tuple[str, ...] = (),
+        known: frozenset[int] = frozenset()) -> games.Game:
     """Record a board's tap (`body`, an event's plain data), made on the
     board of version `seen`, from the page whose keys begin with `page`; a
     key already used answers the game as it is. `glanced`: the version that
     board showed a moment before the finger came down, when it had just
     followed another phone's taps (too soon to have seen them). `hand`: for
-    a count, the hand its sheet showed. Raises ScoringError subclasses: the
+    a count, the hand its sheet showed. `after`: the pages (as `page`) of
+    the phone's own taps that waited before this one, made after the board
+    of version `seen` and so known to the finger, however long ago the
+    server got them; `known`: the records its taps refused as already in
+    the game stood as (StaleTap.stands), as much its own. Raises ScoringError subclasses: the
     engine's refusals, engine.stale.StaleTap, and the last card's Missa a
     second time in a hand."""
     with write_transaction(db):
@@ -90,10 +95,11 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
             raise refusal
         tap_data = engine.to_dict(event)
         if hand is not None and hand != game.state.hand:
-            refusal = stale_count(tap_data, hand, game.state.hand, _count_of(db, game, hand))
+            seq, counted = _count_of(db, game, hand)
+            refusal = stale_count(tap_data, hand, game.state.hand, counted, seq)
             if refusal is not None:
                 raise refusal
-        _judge(db, game, tap_data, seen, page, now, glanced)
+        _judge(db, game, tap_data, seen, page, now, glanced, after, known)
         state = engine.apply(game.state, event)
         return games.append_event(db, game, event, state, key, now)
 
@@ -112,32 +118,39 @@ def undo(db: sqlite_utils.Database, game_id: str, key: str, now: str, seen: int 
         return games.take_back(db, game, key, now)
 
 
-def _count_of(db: sqlite_utils.Database, game: games.Game, hand: int) -> dict | None:
+def _count_of(db: sqlite_utils.Database, game: games.Game, hand: int
+              ) -> tuple[int | None, dict | None]:
     """The count that ended hand `hand` (each count ends one hand), as
-    stored; None when that hand has not ended."""
-    counts = [event for _, event in games.standing_events(db, game.id)
+    stored, and its record; (None, None) when that hand has not ended."""
+    counts = [(seq, event) for seq, event in games.standing_events(db, game.id)
               if event.get("type") == "end_hand"]
-    return counts[hand - 1] if 0 < hand <= len(counts) else None
+    return counts[hand - 1] if 0 < hand <= len(counts) else (None, None)
 
 
 def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: int | None,
-           page: str | None, now: str, glanced: int | None = None) -> None:
+           page: str | None, now: str, glanced: int | None = None,
+           after: tuple[str, ...] = (), known: frozenset[int] = frozenset()) -> None:
     """Refuse a tap made on the board of version `seen` whose meaning the
-    records since changed (engine/stale.py), leaving out the tapping page's
-    own records of the last moments; the records between `glanced` and
-    `seen` were on that board, but not yet seen."""
+    records since changed (engine/stale.py), leaving out the tapping
+    phone's own: the page's records of the last moments, and those of the
+    pages its waiting taps were made on (`after`) and the records those
+    taps stood as (`known`); the records between
+    `glanced` and `seen` were on that board, but not yet seen."""
     if seen is None or (seen == game.version and glanced is None):
         return
     if seen > game.version:  # no board ever showed it
         games.check_version(game, seen)
     start = seen if glanced is None or not 0 <= glanced < seen else glanced
-    records = [Record(seq, action, payload)
-               for seq, action, payload, key, created_at in store.records_since(db, game.id, start)
-               if not _own(key, created_at, page, now)]
+    records, mine = [], None
+    for seq, action, payload, key, created_at in store.records_since(db, game.id, start):
+        if seq not in known and not _own(key, created_at, page, now, after):
+            records.append(Record(seq, action, payload))
+        elif seq > seen:
+            mine = seq
     since = [record for record in records if record.seq > seen]
     unseen = [record for record in records if record.seq <= seen]
-    shown = _state_at(db, game, seen) if since and tap_data is not UNDO else None
-    refusal = stale_tap(game.setup, tap_data, since, unseen, shown)
+    shown = _state_at(db, game, seen if mine is None else mine) if since and tap_data is not UNDO else None
+    refusal = stale_tap(game.setup, tap_data, since, unseen, shown, mine)
     if refusal is not None:
         raise refusal
 
@@ -151,10 +164,15 @@ def _state_at(db: sqlite_utils.Database, game: games.Game, seq: int) -> engine.S
     return engine.replay(game.setup, [event for _, event in events], state)
 
 
-def _own(key: str | None, created_at: str, page: str | None, now: str) -> bool:
-    """Whether a record was made from the page `page` within OWN_SECONDS."""
-    return (page is not None and key is not None and key.startswith(page)
-            and within(created_at, now, OWN_SECONDS))
+def _own(key: str | None, created_at: str, page: str | None, now: str,
+         after: tuple[str, ...] = ()) -> bool:
+    """Whether a record was made from the page `page` within OWN_SECONDS,
+    or from one of the pages `after` (a waiting tap's own taps before it)."""
+    if key is None:
+        return False
+    if any(key.startswith(before) for before in after):
+        return True
+    return page is not None and key.startswith(page) and within(created_at, now, OWN_SECONDS)
 
 
 def within(then: str, now: str, seconds: float) -> bool:

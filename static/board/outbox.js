@@ -16,6 +16,10 @@
   var BACK_SHOWN_MS = 3000;
   var PRESS_SHOWN_MS = 200;
   var TAP_PATH = /^\/games\/([^/]+)\/(play|undo)$/;
+  // The most boards a waiting tap names as its own taps' (the form's
+  // field takes 400 characters, tokens 16: web/pages/forms.py).
+  var AFTER_PAGES = 20;
+  var KNOWN_RECORDS = 20;  // and the records its taps before it stood as
   var UNAVAILABLE = [502, 503, 504];  // the server is there, but cannot take taps yet
 
   var tab = newToken();
@@ -157,12 +161,18 @@
       if (takeBack(entries, queued)) { return true; }
       label = text("undo").replace("{what}", undoTarget(current, queued) || "");
     }
+    var shown = Number(seen !== null && seen !== undefined ? seen : current.dataset.version);
     var entry = {
       id: newToken(), game: current.dataset.game, url: match[0],
       fields: Array.from(data.entries()), label: label,
-      // The game as the scorer sees it: this board, and the taps before it.
-      version: Number(seen !== null && seen !== undefined ? seen : current.dataset.version) +
-        queued.length, ahead: queued.length,
+      // The game as the scorer sees it: this board, and the taps before it
+      // (an Undo's: the board's version plus their number; a tap's: the
+      // board's, and the boards those were tapped on, which tell the
+      // server which records are this phone's own wherever they landed).
+      version: shown + queued.length, ahead: queued.length, board: shown,
+      after: queued.map(function (other) { return (value(other, "token") || "").split(".")[0]; })
+        .filter(function (token, index, all) { return token && all.indexOf(token) === index; })
+        .slice(-AFTER_PAGES),
       waited: link === "lost" || queued.some(function (other) { return other.waited; }),
       scores: null
     };
@@ -267,8 +277,13 @@
     // makes it a 409, not a second Missa. A live tap behind others of this
     // phone is of the board their answers left (some of them, the end sheet's
     // steppers, change no version).
-    var seen = entry.waited || !entry.ahead || TAP_PATH.exec(entry.url)[2] === "undo" ?
+    var seen = entry.waited || !entry.ahead || undoes(entry) ?
       entry.version : Number(board().dataset.version);
+    if (entry.waited && entry.ahead && !undoes(entry) && entry.after) {
+      seen = entry.board;
+      body.set("after", entry.after.join(" "));
+      if (entry.known) { body.set("known", entry.known.slice(-KNOWN_RECORDS).join(" ")); }
+    }
     body.set("expected_version", String(seen));
     return ronda.board.fetchWithin(entry.url, {
       method: "POST", body: body, headers: { "X-Board": "1" }, credentials: "same-origin"
@@ -322,13 +337,16 @@
       }
       return false;
     }
-    var stands = response.headers.get("X-Tap-Stands") === "1";  // that very tap is in the game
+    // That very tap is in the game, as this record (when a number).
+    var stood = response.headers.get("X-Tap-Stands");
+    var stands = stood !== null;
+    stood = /^\d+$/.test(stood || "") ? Number(stood) : null;
     if (stands && fresh) {
       // Recorded on the other phone too (both tapped Next deal): what the
       // scorer meant is in the game, so there is nothing to choose; the
       // board says so and the taps after it go on, their versions kept.
       // Its refusal sheet stopped them for a choice that changed nothing.
-      change(function (entries) { dropped(entries, entry, true); });
+      change(function (entries) { dropped(entries, entry, true, stood); });
       ronda.board.swap(page, response.headers.get("X-Board-URL"));
       standing = why;
       return true;
@@ -339,6 +357,7 @@
       if (refused) {
         refused.refused = why;
         refused.stands = stands;
+        refused.stood = stood;
         refused.refusedOn = shown ? shown.dataset.version : null;  // the game it was refused on
       }
     });
@@ -717,15 +736,16 @@
     change(function (entries) {
       var queued = ours(entries);
       if (!queued.length) { return; }
-      dropped(entries, queued[0], queued[0].stands);
+      dropped(entries, queued[0], queued[0].stands, queued[0].stood);
       left = queued.length - 1;
     });
     if (left) { ronda.board.run(flush); } else { ronda.board.refresh().then(sayStanding); }
   }
-  function dropped(entries, entry, stands) {
+  function dropped(entries, entry, stands, stood) {
     without(entries, entry.id);
     ours(entries).forEach(function (other) {
       if (!stands) { other.version -= 1; }  // made on a board that counted it
+      if (stood && other.after) { other.known = (other.known || []).concat([stood]); }
       other.waited = true;
     });
   }
@@ -737,7 +757,9 @@
   function sendAgain() {
     change(function (entries) {
       var first = ours(entries)[0];
-      if (first) { delete first.refused; delete first.refusedOn; delete first.stands; }
+      if (first) {
+        delete first.refused; delete first.refusedOn; delete first.stands; delete first.stood;
+      }
     });
     ronda.board.run(flush);
   }

@@ -63,6 +63,8 @@ def test_the_same_tap_on_both_phones_counts_once():
     assert reason({"type": "next_deal"}, events({"type": "next_deal"})) == ALREADY
     # Said so even when the other phone went on after it.
     assert reason(missa(A), events(missa(A), {"type": "next_deal"})) == ALREADY
+    # The record it stands as: the phone's taps after it knew it as theirs.
+    assert stale_tap(GAME, missa(A), events(hit(B, 1), missa(A), first=4)).stands == 5
 
 
 def test_the_same_kind_for_the_same_side_recorded_otherwise_is_refused():
@@ -166,6 +168,20 @@ def test_a_step_the_board_could_not_take_means_the_chain_opened_since():
     assert stale_tap(GAME, hit(B, 5), events(bount), seen=play(game(), hit(A, 1))).reason == CHAIN
     # Other reasons still come first: the same step recorded since counts once.
     assert stale_tap(GAME, hit(B, 5), events(bount, hit(B, 5)), seen=no_chain).reason == ALREADY
+
+
+def test_a_step_after_the_phones_own_bount_means_the_chain_that_bount_opened():
+    """Offline, this phone tapped their 1 then our 5 (its own Bount, record
+    4, is not among `since`: `mine`); the other phone's Missa, Undo, Missa
+    came before that Bount in the log: the chain is the one the finger saw."""
+    with_bount = play(game(), missa(B), hit(A, 1))
+    since = [*events(missa(B)), Record(2, "undo", {"undoes": 1}), *events(missa(B), first=3)]
+    assert stale_tap(GAME, hit(B, 5), since, seen=with_bount, mine=4) is None
+    # Without knowing that record as its own, a Missa since changed the chain.
+    assert stale_tap(GAME, hit(B, 5), since, seen=with_bount).reason == CHAIN
+    # The other phone's hit or end of chain after that Bount did change it.
+    after = [*since, *events({"type": "chain_end"}, first=5)]
+    assert stale_tap(GAME, hit(B, 5), after, seen=with_bount, mine=4).reason == CHAIN
 
 
 def test_the_same_tap_after_the_deal_moved_on_is_another_one():

@@ -79,8 +79,11 @@ def test_waiting_taps_go_one_at_a_time_each_on_the_game_the_one_before_left(tabl
     drained(page, version + 3)
     assert page.evaluate("window.sends.most") == 1  # never two on their way at once
     assert moves(table) == ["missa.0", "missa.1", "hit.0.1"]
-    assert [int(tap["expected_version"]) for tap in table.network.taps] == \
-        [version, version + 1, version + 2]
+    # Each of the board the scorer saw, naming the board this phone's taps
+    # before it were made on: those records are its own, wherever they landed.
+    taps = table.network.taps
+    assert [int(tap["expected_version"]) for tap in taps] == [version] * 3
+    assert [tap.get("after") for tap in taps] == [None, taps[0]["token"], taps[0]["token"]]
     assert table.state()["version"] == version + 3  # each one recorded
 
 
@@ -177,8 +180,11 @@ def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(t
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 2)
     assert moves(table) == ["missa.0", "next_deal"]
-    # Each of the board it was made on: the Next deal's had the Missa.
-    assert [int(tap["expected_version"]) for tap in table.network.taps] == [version, version + 1]
+    # Each of the board it was made on: the Next deal's had the Missa, which
+    # stands in the game as the other phone's record (known: its own).
+    taps = table.network.taps
+    assert [int(tap["expected_version"]) for tap in taps] == [version, version]
+    assert taps[1]["known"] == str(version + 1)
     expect(page.locator(".refusal")).to_have_count(0)
     expect(page.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     state = table.state()
@@ -220,8 +226,9 @@ def test_a_tap_after_a_waiting_one_that_stands_is_judged_on_the_game_with_it(tab
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 2)
-    assert [int(tap["expected_version"]) for tap in table.network.taps] == \
-        [version, version + 1]
+    taps = table.network.taps
+    assert [int(tap["expected_version"]) for tap in taps] == [version, version]
+    assert taps[1]["known"] == str(version + 1)  # the other phone's Next deal: as its own
     expect(page.locator(".refusal")).to_have_count(0)
     state = table.state()
     assert state["scores"] == [1, 0] and state["deal"] == 2, state
@@ -363,3 +370,29 @@ def test_already_recorded_is_said_when_the_refused_tap_after_it_is_dropped(table
     drained(page, version + 1)
     expect(page.locator("#notice")).not_to_contain_text("Déjà enregistré")
     assert table.state()["scores"] == [1, 1]
+
+
+def test_a_khamsa_made_offline_after_its_own_bount_counts_with_it(table):
+    """Seen at the table: this phone, offline, taps our 1 then their 5;
+    the other phone meanwhile a Missa, Undo, Missa. Back online the Bount
+    counted and the Khamsa was refused, "another phone undid an event
+    meanwhile": sent as made on the board's version plus one, as if the
+    Bount had landed there, it was judged with the other phone's Undo but
+    not the Missa that Undo took back."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(page, "1 Bount pour Nous")
+    waiting(page, 1)
+    page.get_by_role("button", name="5 Khamsa pour Eux", exact=True).tap(force=True)
+    waiting(page, 2)
+    table.event(type="missa", side=1)  # the other phone
+    assert table.client.post(f"/api/games/{table.game}/undo", json={}).status_code == 200
+    table.event(type="missa", side=1)
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    drained(page, version + 5)
+    expect(page.locator(".refusal")).to_have_count(0)
+    assert moves(table) == ["hit.0.1", "hit.1.5"]
+    table.event(type="chain_end")
+    assert table.state()["scores"] == [0, 6]

@@ -6,6 +6,7 @@ phone has changed since is judged by what it meant there (docs/BOARD.md,
 
 import html
 
+from scorekeeper.service import scoreboard
 from support.page_forms import find_button, forms_of, submit
 from support.pages import api_state, start_game, text
 
@@ -36,7 +37,7 @@ def test_the_same_tap_from_a_second_phone_counts_once_and_says_so(client):
     assert refused.status_code == 409
     assert "Déjà enregistré sur un autre téléphone" in _words(refused)
     # That very tap stands: the outbox keeps the versions of the taps after it.
-    assert refused.headers.get("X-Tap-Stands") == "1"
+    assert refused.headers.get("X-Tap-Stands") == "1"  # as record 1, phone A's
     assert api_state(client, board)["scores"] == [1, 0]
     # Without the page's script: the fresh board, the sentence in its notice.
     again = submit(client, *_board_form(client, board, "next_deal"))
@@ -145,3 +146,86 @@ def test_an_undo_tapped_right_after_the_board_showed_the_other_phones_tap_undoes
             if form.action.endswith("/undo")][0]
     assert submit(client, undo, headers={"X-Board": "1"}).status_code == 200
     assert api_state(client, board)["scores"] == [1, 0]
+
+
+def _bount_and_khamsa(client, board):
+    """Their 1 and our 5 from one board (one page: one token)."""
+    page = client.get(board).get_data(as_text=True)
+    bount, khamsa = find_button(page, "hit.0.1"), find_button(page, "hit.1.5")
+    token = dict(khamsa[0].fields)["token"]
+    assert dict(bount[0].fields)["token"] == token
+    return bount, khamsa, token
+
+
+def test_a_waiting_khamsa_after_its_own_bount_counts_however_the_other_phones_taps_landed(
+        client, monkeypatch):
+    """Seen at the table: phone A, offline, taps their 1 then our 5 (the
+    board's version v); phone B meanwhile a Missa, Undo, Missa. Back online
+    the Bount counted and the Khamsa was refused, "another phone undid an
+    event": it was sent with version v + 1, as if the Bount had landed
+    there, and B's Undo was judged without the Missa it took back. A
+    waiting tap is sent with its board's version and the tokens of the
+    boards its phone's taps before it were made on: those are its own,
+    wherever the log put them, however long the first one waited for the
+    scorer."""
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    bount, khamsa, token = _bount_and_khamsa(client, board)
+    for body in ({"type": "missa", "side": 1}, {"type": "undo"}, {"type": "missa", "side": 1}):
+        path = "/undo" if body["type"] == "undo" else "/events"
+        assert client.post("/api" + board + path, json={} if path == "/undo" else body).status_code \
+            in (200, 201)
+    assert submit(client, *bount, extra={"after": ""}, headers={"X-Board": "1"}).status_code == 200
+    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # the Khamsa sent a while after
+    # The way it was sent before: the board's version plus the tap before it.
+    old_way = submit(client, *khamsa, extra={"expected_version": "1"}, headers={"X-Board": "1"})
+    assert old_way.status_code == 409 and "undid an event" in _words(old_way)
+    counted = submit(client, *khamsa, extra={"after": token}, headers={"X-Board": "1"})
+    assert counted.status_code == 200, _words(counted)
+    client.post("/api" + board + "/events", json={"type": "chain_end"})
+    assert api_state(client, board)["scores"] == [0, 6]
+
+
+def test_a_waiting_khamsa_is_refused_when_the_other_phone_changed_its_chain_after_its_bount(
+        client, monkeypatch):
+    """The other phone's hit after this phone's own Bount in the log: the
+    chain the Khamsa continued is not the one open now."""
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    bount, khamsa, token = _bount_and_khamsa(client, board)
+    assert submit(client, *bount, headers={"X-Board": "1"}).status_code == 200
+    client.post("/api" + board + "/events", json={"type": "chain_end"})
+    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)
+    refused = submit(client, *khamsa, extra={"after": token}, headers={"X-Board": "1"})
+    assert refused.status_code == 409 and "changed the open chain" in _words(refused)
+    assert api_state(client, board)["scores"] == [1, 0]
+
+
+def test_a_second_missa_that_waited_behind_the_first_counts_however_late_it_is_sent(
+        client, monkeypatch):
+    """Offline, Missa for us twice on one board (the second with a token of
+    its own that begins with the page's, as the outbox makes it): the
+    second is sent with the board's version, the first already in the log.
+    It is this phone's own: a second Missa, not the same one recorded."""
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    form, button = _board_form(client, board, "missa.0")
+    token = dict(form.fields)["token"]
+    assert submit(client, form, button, headers={"X-Board": "1"}).status_code == 200
+    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # sent a while after the first
+    again = {"token": token + ".second"}
+    refused = submit(client, form, button, extra=again, headers={"X-Board": "1"})
+    assert refused.status_code == 409 and "Already recorded" in _words(refused)
+    counted = submit(client, form, button, extra={**again, "after": token},
+                     headers={"X-Board": "1"})
+    assert counted.status_code == 200, _words(counted)
+    assert api_state(client, board)["scores"] == [2, 0]
+
+
+def test_a_waiting_taps_list_of_boards_is_checked(client):
+    board = start_game(client)
+    missa = _board_form(client, board, "missa.0")
+    for extra in ({"after": "<script>"}, {"known": "1 two"}, {"known": "9" * 12}):
+        refused = submit(client, *missa, extra=extra, headers={"X-Board": "1"})
+        assert refused.status_code == 400, extra
+    assert api_state(client, board)["scores"] == [0, 0]

@@ -23,7 +23,15 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import (
+    AnyOf,
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+)
 
 from ...engine import RULE_KEYS, HouseRules
 from ...engine.houserules import rule_form
@@ -72,8 +80,7 @@ class PlayForm(TokenForm):
 
     move = HiddenField(validators=[DataRequired(), Length(max=60)])
     back = HiddenField(validators=[Optional(), Length(max=300)])
-    # The version the tap was made on (the board's, or for a tap that waited
-    # for the server the board's plus the taps before it): refused, not
+    # The version of the board the tap was made on: refused, not
     # applied blindly, if another phone has changed the game since, so two
     # phones tapping the same Missa count it once.
     expected_version = IntegerField(validators=[Optional(), NumberRange(min=0)])
@@ -81,6 +88,15 @@ class PlayForm(TokenForm):
     # the finger came down on it, when it had just followed another phone's
     # taps (too soon to have seen them): that very tap among them counts once.
     followed_from = IntegerField(validators=[Optional(), NumberRange(min=0)])
+    # A tap that waited behind others of this phone (made offline) is sent
+    # with the board's version and the one-time tokens of the boards those
+    # were tapped on: its own taps, known to the finger, are told from the
+    # other phone's records by them, wherever the log put them.
+    after = StringField(validators=[Optional(), Length(max=400),
+                                    Regexp(r"^[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)*$")])
+    # And the records that those of them refused as already in the game (the
+    # other phone made the same tap) stood as: as much the phone's own.
+    known = StringField(validators=[Optional(), Length(max=200), Regexp(r"^\d{1,9}( \d{1,9})*$")])
 
 
 class UndoForm(TokenForm):

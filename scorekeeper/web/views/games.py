@@ -313,9 +313,10 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
                 list(drawn.items(multi=True))))
             # For the script's outbox: a tap refused because that very tap
             # stands (recorded on another phone) leaves the game as the taps
-            # that wait after it expect.
+            # that wait after it expect; the record it stands as is theirs.
             if refused in stale.STANDS:
-                response.headers["X-Tap-Stands"] = "1"
+                stands = getattr(error, "stands", None)
+                response.headers["X-Tap-Stands"] = "yes" if stands is None else str(stands)
             return response
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
@@ -428,7 +429,9 @@ def play(game_id: str):
     try:
         scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move), utc_now(),
                        form.expected_version.data, page_of(form.token.data),
-                       form.followed_from.data, _hand_of(request.form))
+                       form.followed_from.data, _hand_of(request.form),
+                       tuple(page_of(token) for token in (form.after.data or "").split()),
+                       frozenset(int(seq) for seq in (form.known.data or "").split()))
     except ScoringError as error:
         back = form.back.data or ""
         reason = getattr(error, "reason", None)
