@@ -54,6 +54,14 @@
     }
   }
   function showError(text) { notify(text, "error"); }
+  // A new tap: an error said of an earlier one is no longer the news (made
+  // offline, no board is drawn that would take it away).
+  function clearError() {
+    var notice = document.getElementById("notice");
+    if (notice && notice.classList.contains("shown") && !notice.classList.contains("info")) {
+      notice.className = "notice";
+    }
+  }
 
   // A second tap on the same control within DOUBLE_TAP_MS is the same tap (a
   // double tap, a bounce): it counts once, even when the first one's answer
@@ -791,6 +799,7 @@
   ronda.board = {
     element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
+    clearError: clearError,
     edits: function () { return edits; },
     refresh: function () { return enqueue(here(), { method: "GET", asked: 0 }); }
   };

@@ -396,3 +396,25 @@ def test_a_khamsa_made_offline_after_its_own_bount_counts_with_it(table):
     assert moves(table) == ["hit.0.1", "hit.1.5"]
     table.event(type="chain_end")
     assert table.state()["scores"] == [0, 6]
+
+
+def test_a_tap_made_offline_takes_away_what_the_notice_said_of_an_earlier_one(table):
+    """The other phone's Missa, also tapped here: "already recorded on
+    another phone". Then offline, a Missa for them: the sentence stayed over
+    it, as if said of that tap, until the board was next drawn."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.hold = True
+    tap(page, "Missa pour Nous")
+    until(page, lambda: table.network.held)
+    table.event(type="missa", side=0)  # the other phone, the same tap
+    table.network.hold = False
+    table.network.release()
+    drained(page, version + 1)
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("Déjà enregistré sur un autre téléphone")
+    expect(notice).to_be_visible()
+    table.network.down = True
+    tap(page, "Missa pour Eux")
+    waiting(page, 1)
+    expect(notice).to_be_hidden()
