@@ -83,9 +83,9 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
     the phone's own taps that waited before this one, made after the board
     of version `seen` and so known to the finger, however long ago the
     server got them; `known`: the records its taps refused as already in
-    the game stood as (StaleTap.stands), as much its own. Raises ScoringError subclasses: the
-    engine's refusals, engine.stale.StaleTap, and the last card's Missa a
-    second time in a hand."""
+    the game stood as (StaleTap.stands), as much its own. Raises
+    ScoringError subclasses: the engine's refusals, engine.stale.StaleTap,
+    and the last card's Missa a second time in a hand."""
     with write_transaction(db):
         game, event, key_used = games.read_event(db, game_id, body, key)
         if key_used:
@@ -132,10 +132,10 @@ def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: in
            after: tuple[str, ...] = (), known: frozenset[int] = frozenset()) -> None:
     """Refuse a tap made on the board of version `seen` whose meaning the
     records since changed (engine/stale.py), leaving out the tapping
-    phone's own: the page's records of the last moments, and those of the
-    pages its waiting taps were made on (`after`) and the records those
-    taps stood as (`known`); the records between
-    `glanced` and `seen` were on that board, but not yet seen."""
+    phone's own: the page's records of the last moments, those of the pages
+    its waiting taps were made on (`after`) and the records those taps
+    stood as (`known`); the records between `glanced` and `seen` were on
+    that board, but not yet seen."""
     if seen is None or (seen == game.version and glanced is None):
         return
     if seen > game.version:  # no board ever showed it
@@ -149,7 +149,9 @@ def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: in
             mine = seq
     since = [record for record in records if record.seq > seen]
     unseen = [record for record in records if record.seq <= seen]
-    shown = _state_at(db, game, seen if mine is None else mine) if since and tap_data is not UNDO else None
+    shown = None
+    if since and tap_data is not UNDO:  # the game as the finger saw it, its own taps with it
+        shown = _state_at(db, game, seen if mine is None else mine)
     refusal = stale_tap(game.setup, tap_data, since, unseen, shown, mine)
     if refusal is not None:
         raise refusal
