@@ -121,6 +121,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
       changes which (refused), and when that record is the other phone's
       undo, it was that very undo; a record it showed but too shortly
       before the touch also refuses it (its finger meant the event before).
+      After the phone's own taps (`mine`), only the records after the last
+      of them count: that tap is the one it takes back.
     - An undo or a correction since changes what the board showed: refused.
       An event made and undone since changes nothing (unless it was that
       very tap, which the other phone took back on purpose).
@@ -144,12 +146,15 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
         # that very tap: the other phone took it back on purpose.
         since = _without_cancelled(since)
     if tap.get("type") == "undo":
-        if not since:
+        # After the phone's own last tap, it is what the Undo takes back:
+        # the other phone's records before it did not change that.
+        later = [record for record in since if mine is None or record.seq > mine]
+        if not later:
             # Records shown too shortly before the touch to be seen: the
             # last event is not the one the Undo was tapped to take back.
-            return StaleTap(CHANGED) if unseen else None
-        if len(since) == 1 and since[0].action == "undo":
-            return StaleTap(UNDONE_ALREADY, stands=since[0].seq)
+            return StaleTap(CHANGED) if unseen and mine is None else None
+        if len(later) == 1 and later[0].action == "undo":
+            return StaleTap(UNDONE_ALREADY, stands=later[0].seq)
         return StaleTap(CHANGED)
     # That very tap, or the same kind, is of the tap's own deal: a Missa
     # the other phone recorded after its Next deal is another Missa (this

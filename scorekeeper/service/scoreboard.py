@@ -105,16 +105,19 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
 
 
 def undo(db: sqlite_utils.Database, game_id: str, key: str, now: str, seen: int | None,
-         page: str | None = None, glanced: int | None = None) -> games.Game:
+         page: str | None = None, glanced: int | None = None, after: tuple[str, ...] = (),
+         known: frozenset[int] = frozenset()) -> games.Game:
     """A board's Undo, made on the board of version `seen`: takes back the
     last event that board showed, or nothing (nor when that board had
     followed the other phone's taps since version `glanced` too shortly
-    before the touch to have been seen)."""
+    before the touch to have been seen). `after`, `known`: as a tap's, for
+    an Undo that waited behind the phone's own taps: the last of them is
+    what it takes back."""
     with write_transaction(db):
         game = games.load(db, game_id)
         if store.key_used(db, game_id, key):
             return game
-        _judge(db, game, UNDO, seen, page, now, glanced)
+        _judge(db, game, UNDO, seen, page, now, glanced, after, known)
         return games.take_back(db, game, key, now)
 
 

@@ -167,9 +167,10 @@
       id: newToken(), game: current.dataset.game, url: match[0],
       fields: Array.from(data.entries()), label: label,
       // The game as the scorer sees it: this board, and the taps before it
-      // (an Undo's: the board's version plus their number; a tap's: the
-      // board's, and the boards those were tapped on, which tell the
-      // server which records are this phone's own wherever they landed).
+      // (the boards those were tapped on, which tell the server which
+      // records are this phone's own wherever they landed; `version`, the
+      // board's plus their number: the game it predicts, and what an entry
+      // kept by an older script is sent with).
       version: shown + queued.length, ahead: queued.length, board: shown,
       after: queued.map(function (other) { return (value(other, "token") || "").split(".")[0]; })
         .filter(function (token, index, all) { return token && all.indexOf(token) === index; })
@@ -280,7 +281,9 @@
     // steppers, change no version).
     var seen = entry.waited || !entry.ahead || undoes(entry) ?
       entry.version : Number(board().dataset.version);
-    if (entry.waited && entry.ahead && !undoes(entry) && entry.after) {
+    // One that waited behind this phone's taps (an Undo: any behind them) is
+    // of the board the finger saw and those taps, wherever they landed.
+    if ((entry.waited || undoes(entry)) && entry.ahead && entry.after) {
       seen = entry.board;
       body.set("after", entry.after.join(" "));
       if (entry.known) { body.set("known", entry.known.slice(-KNOWN_RECORDS).join(" ")); }

@@ -8,6 +8,8 @@ import time
 
 from playwright.sync_api import expect
 
+from scorekeeper.service import scoreboard
+
 WAITING = "ronda.outbox.v1"  # the outbox's key in localStorage
 
 # The board with nothing waiting any more, at the game's version `v`.
@@ -418,3 +420,33 @@ def test_a_tap_made_offline_takes_away_what_the_notice_said_of_an_earlier_one(ta
     tap(page, "Missa pour Eux")
     waiting(page, 1)
     expect(notice).to_be_hidden()
+
+
+def test_an_undo_made_offline_after_its_own_tap_takes_that_tap_back(table, monkeypatch):
+    """A Missa for us whose answer never came (the app has it), landed after
+    the other phone's Missa for them; then Undo, offline, sent a while later:
+    it means this phone's Missa, the game's last event, and takes it back.
+    Sent as made on the board's version plus one, it was judged as if that
+    Missa were the other phone's, and took back nothing."""
+    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # sent a while after
+    page = table.open()
+    version = table.state()["version"]
+    table.network.hold = True
+    tap(page, "Missa pour Nous")
+    until(page, lambda: table.network.held)
+    table.event(type="missa", side=1)  # the other phone's, first in the log
+    table.network.lose_next_answer = True
+    table.network.hold = False
+    table.network.release()
+    table.network.lose_next_answer = False  # that one answer only
+    waiting(page, 1)
+    table.network.down = True
+    page.evaluate("Ronda.link.unreachable()")
+    page.locator(".undo-button").tap()
+    waiting(page, 2)
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    drained(page, version + 3)
+    expect(page.locator(".refusal")).to_have_count(0)
+    assert table.network.taps[-1]["after"] == table.network.taps[0]["token"]
+    assert table.state()["scores"] == [0, 1]

@@ -229,3 +229,26 @@ def test_a_waiting_taps_list_of_boards_is_checked(client):
         refused = submit(client, *missa, extra=extra, headers={"X-Board": "1"})
         assert refused.status_code == 400, extra
     assert api_state(client, board)["scores"] == [0, 0]
+
+
+def test_an_undo_that_waited_behind_its_own_missa_takes_it_back_whatever_came_before(
+        client, monkeypatch):
+    """A Missa for us whose answer was lost, then Undo offline; meanwhile the
+    other phone's Missa for them landed before this phone's Missa. The Undo
+    means this phone's Missa, the game's last event: sent with the board's
+    version and its page, it takes it back however late it comes."""
+    client.set_cookie("lang", "en")
+    board = start_game(client)
+    page = client.get(board).get_data(as_text=True)
+    missa, undo = find_button(page, "missa.0"), forms_of(page)
+    undo = next((form, None) for form in undo if form.action.endswith("/undo"))
+    token = dict(missa[0].fields)["token"]
+    assert client.post("/api" + board + "/events", json={"type": "missa", "side": 1}).status_code \
+        == 200  # the other phone's
+    assert submit(client, *missa, headers={"X-Board": "1"}).status_code == 200
+    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # the Undo sent a while after
+    old_way = submit(client, *undo, extra={"expected_version": "1"}, headers={"X-Board": "1"})
+    assert old_way.status_code == 409 and "nothing undone" in _words(old_way)
+    undone = submit(client, *undo, extra={"after": token}, headers={"X-Board": "1"})
+    assert undone.status_code == 200, _words(undone)
+    assert api_state(client, board)["scores"] == [0, 1]

@@ -75,6 +75,11 @@ def _name_field(label, required: bool = False) -> StringField:
 
 # -- the scoreboard ----------------------------------------------------------------------------
 
+# The one-time tokens of boards, and record numbers: a waiting tap's own taps.
+WAITED_AFTER = r"^[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)*$"
+STOOD_AS = r"^\d{1,9}( \d{1,9})*$"
+
+
 class PlayForm(TokenForm):
     """The scoreboard's taps: the pressed button sends its move."""
 
@@ -92,11 +97,10 @@ class PlayForm(TokenForm):
     # with the board's version and the one-time tokens of the boards those
     # were tapped on: its own taps, known to the finger, are told from the
     # other phone's records by them, wherever the log put them.
-    after = StringField(validators=[Optional(), Length(max=400),
-                                    Regexp(r"^[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)*$")])
+    after = StringField(validators=[Optional(), Length(max=400), Regexp(WAITED_AFTER)])
     # And the records that those of them refused as already in the game (the
     # other phone made the same tap) stood as: as much the phone's own.
-    known = StringField(validators=[Optional(), Length(max=200), Regexp(r"^\d{1,9}( \d{1,9})*$")])
+    known = StringField(validators=[Optional(), Length(max=200), Regexp(STOOD_AS)])
 
 
 class UndoForm(TokenForm):
@@ -108,6 +112,10 @@ class UndoForm(TokenForm):
     # As PlayForm's: an Undo right after the board followed another phone
     # takes back nothing, its last event not being the one the finger saw.
     followed_from = IntegerField(validators=[Optional(), NumberRange(min=0)])
+    # As PlayForm's: an Undo that waited behind this phone's own taps takes
+    # back the last of them, wherever the other phone's records landed.
+    after = StringField(validators=[Optional(), Length(max=400), Regexp(WAITED_AFTER)])
+    known = StringField(validators=[Optional(), Length(max=200), Regexp(STOOD_AS)])
 
 
 # -- house rules -------------------------------------------------------------------------------

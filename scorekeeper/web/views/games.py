@@ -430,8 +430,7 @@ def play(game_id: str):
         scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move), utc_now(),
                        form.expected_version.data, page_of(form.token.data),
                        form.followed_from.data, _hand_of(request.form),
-                       tuple(page_of(token) for token in (form.after.data or "").split()),
-                       frozenset(int(seq) for seq in (form.known.data or "").split()))
+                       *_waited_after(form))
     except ScoringError as error:
         back = form.back.data or ""
         reason = getattr(error, "reason", None)
@@ -476,6 +475,13 @@ def page_of(token: str) -> str:
     return f"form:{token.split('.')[0]}"
 
 
+def _waited_after(form) -> tuple[tuple[str, ...], frozenset[int]]:
+    """A waiting tap's own taps before it: the pages they were made on
+    (as page_of), and the records they stood as."""
+    return (tuple(page_of(token) for token in (form.after.data or "").split()),
+            frozenset(int(seq) for seq in (form.known.data or "").split()))
+
+
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
     game = load_game_or_404(game_id)
@@ -491,7 +497,7 @@ def undo(game_id: str):
     try:
         scoreboard.undo(get_db(), game_id, tap_key(form.token.data, "undo"), utc_now(),
                         form.expected_version.data, page_of(form.token.data),
-                        form.followed_from.data)
+                        form.followed_from.data, *_waited_after(form))
     except ScoringError as error:
         return _after_action(game_id, error, kept)
     return _after_action(game_id, stay=kept)
