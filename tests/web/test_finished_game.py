@@ -178,3 +178,30 @@ def test_a_tap_from_a_phone_that_had_not_seen_the_win_does_not_say_to_undo_it(fr
     assert "La partie est terminée : plus rien n'y est compté." in words.replace("&#39;", "'")
     assert "annulez" not in words
     assert api_state(french, board)["scores"] == [0, 33]
+
+
+def test_a_count_confirmed_after_the_other_phones_winning_count_says_it_stands(french):
+    """Without JavaScript, two phones with the count sheet open mid-hand
+    (deal 1 of 6): one confirms the count that wins the game; the other's
+    Confirm then showed the result and nothing else, as if asking the early
+    end of a hand the game no longer has: it is judged as a tap, already
+    recorded, and the result says so."""
+    board = start_game(french)
+    press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "32"})
+    def sheet():
+        page = french.get(board + "?sheet=end&cards0=10&hand=1").get_data(as_text=True)
+        return find_button(page, "end_hand")
+
+    first_phone, second_phone, not_asked_yet = sheet(), sheet(), sheet()
+    winning = {"cards0": "10", "early": "1"}
+    assert submit(french, *first_phone, winning).status_code == 303
+    assert api_state(french, board)["finished"]
+    version = api_state(french, board)["version"]
+    response = submit(french, *second_phone, winning)
+    result = french.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Déjà enregistré sur un autre téléphone" in text(result)
+    assert api_state(french, board)["version"] == version
+    # Without the early end's answer (its sheet had not asked it yet): the same.
+    response = submit(french, *not_asked_yet, {"cards0": "10"})
+    result = french.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Déjà enregistré sur un autre téléphone" in text(result)

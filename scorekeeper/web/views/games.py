@@ -394,9 +394,11 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     if shown is not None and shown != board.counts_text(typed):
         return _after_action(game_id, InvalidInput(board.COUNT_CHANGED), _count_query(counts, hand))
     # A count of a hand another phone has counted since is judged by the
-    # tap's rules (refused), not asked about as an early end of the next hand.
+    # tap's rules (refused), not asked about as an early end of the next
+    # hand; nor after a count that ended the game (the result, with nothing
+    # said, read as if this one had counted).
     if not game.state.last_deal and form.get("early") != "1" \
-            and hand == game.state.hand:
+            and hand == game.state.hand and not game.state.finished:
         return _show(game_id, _count_query(counts, hand, ask=True))
     return None
 
