@@ -66,8 +66,11 @@ DEAL_MOVED_CHAIN = N_("Another phone moved on to the next deal: not counted, its
                       "closed. Correct the score under More if needed.")
 
 # The hand counted on the other phone since (its count may have ended the
-# game): it was no Next deal.
+# game): it was no Next deal. A tap that scores cannot be tapped again (it
+# would count in the next hand): a correction gives its points.
 HAND_ENDED = N_("Another phone ended the hand meanwhile: not counted. Check the score.")
+HAND_ENDED_SCORED = N_("Another phone ended the hand meanwhile: not counted. Correct the score "
+                       "under More if needed.")
 
 # That very Next deal, tapped on both phones: it scores nothing, so the
 # sentence says what did not happen twice.
@@ -175,7 +178,8 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     if same:
         return StaleTap(ANNOUNCED if tap.get("type") == "announce" else SAME_KIND, same[-1])
     if any(event.get("type") == "end_hand" for event in events):
-        return StaleTap(DEAL_MOVED, sentence=HAND_ENDED)
+        return StaleTap(DEAL_MOVED, sentence=HAND_ENDED if tap.get("type") == "next_deal"
+                        else HAND_ENDED_SCORED)
     if any(event.get("type") == "next_deal" for event in events):
         chain = tap.get("type") in ("hit", "chain_end")
         return StaleTap(DEAL_MOVED, sentence=DEAL_MOVED_CHAIN if chain else None)

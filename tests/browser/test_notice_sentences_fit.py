@@ -8,7 +8,13 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import expect
 
-from scorekeeper.engine.stale import ALREADY_DEALT, DEAL_MOVED_CHAIN, HAND_ENDED, SENTENCES
+from scorekeeper.engine.stale import (
+    ALREADY_DEALT,
+    DEAL_MOVED_CHAIN,
+    HAND_ENDED,
+    HAND_ENDED_SCORED,
+    SENTENCES,
+)
 from scorekeeper.web.views.games import COUNTED_OTHERWISE, HAND_COUNTED
 from support.paths import ROOT
 from support.table import open_game
@@ -33,7 +39,8 @@ def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
                    "hand_counted": (HAND_COUNTED, {"hand": 100}),
                    "deal_moved_chain": (DEAL_MOVED_CHAIN, {}),
                    "already_dealt": (ALREADY_DEALT, {}),
-                   "hand_ended": (HAND_ENDED, {})}
+                   "hand_ended": (HAND_ENDED, {}),
+                   "hand_ended_scored": (HAND_ENDED_SCORED, {})}
     for reason, (sentence, values) in {**{key: (value, {}) for key, value in SENTENCES.items()},
                                        **board_words}.items():
         said = words.gettext(sentence) % values if values else words.gettext(sentence)

@@ -11,6 +11,7 @@ from scorekeeper.engine.stale import (
     CORRECTED,
     DEAL_MOVED,
     HAND_ENDED,
+    HAND_ENDED_SCORED,
     SAME_KIND,
     SENTENCES,
     UNDO,
@@ -74,11 +75,15 @@ def test_the_same_kind_for_the_same_side_recorded_otherwise_is_refused():
 
 
 def test_a_tap_after_the_other_phones_count_says_the_hand_ended_not_the_next_deal():
-    """The count may have ended the game: nobody tapped Next deal."""
+    """The count may have ended the game: nobody tapped Next deal. A tap
+    that scores, made offline in the hand before (a chain's Bount), cannot
+    be tapped again (it would count in the next hand): it says to correct."""
     count = {"type": "end_hand", "cards": [20, None]}
     for tap in (missa(B), hit(A, 1)):
         refusal = stale_tap(GAME, tap, events(count))
-        assert refusal.reason == DEAL_MOVED and str(refusal) == HAND_ENDED
+        assert refusal.reason == DEAL_MOVED and str(refusal) == HAND_ENDED_SCORED
+    refusal = stale_tap(GAME, {"type": "next_deal"}, events(count))
+    assert refusal.reason == DEAL_MOVED and str(refusal) == HAND_ENDED
     assert str(stale_tap(GAME, missa(B), events({"type": "next_deal"}))) == SENTENCES[DEAL_MOVED]
 
 
