@@ -474,6 +474,7 @@
         });
       }
       if (putBack) { putBack(); }
+      if (options.offline === "count-offline") { countOffline(); }
       // A view (a draft announcement, a sheet) is the server's to draw: it
       // cannot wait in the outbox as a tap does, so the scorer is told.
       if (ronda.link) { ronda.link.unreachable(options.offline); }
@@ -715,6 +716,18 @@
         document.querySelector("#board form[data-live-form]"));
     }, 300);
   });
+  // The count typed offline: the sheet's points and "type the count" were
+  // of the count before; it says instead that they wait for the server.
+  function countOffline() {
+    var said = document.getElementById("outbox-texts");
+    said = said && said.content.querySelector("[data-text=count-offline]");
+    var gets = document.querySelector("#board .end-sheet .gets");
+    if (!gets || !said) { return; }
+    gets.className = "gets hint";
+    gets.textContent = said.textContent;
+    var parts = document.querySelector("#board .end-sheet .parts");
+    if (parts) { parts.textContent = ""; }
+  }
   function followCount(form) {
     if (!form) { return; }
     var query = new URLSearchParams({ sheet: "end" });
@@ -726,7 +739,8 @@
     var hand = form.querySelector("input[name=hand]");
     if (hand) { query.append("hand", hand.value); }
     if (form.querySelector("input[name=early]")) { query.append("ask", "early"); }
-    enqueue(form.dataset.liveForm + "?" + query, { method: "GET" });
+    // Offline the sheet cannot show the count's points: the box says so.
+    enqueue(form.dataset.liveForm + "?" + query, { method: "GET", offline: "count-offline" });
   }
   // A sheet opened by a whole page (a reload, a link) was drawn for a page
   // without this script: its Confirm looks tappable with no count typed (a

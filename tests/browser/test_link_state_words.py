@@ -26,7 +26,7 @@ def test_every_connection_sentence_is_read_whole_in_its_box_at_360_px(new_phone,
       const counts = Array.from(texts.querySelectorAll('[data-plural=waiting], [data-plural=kept]'),
                                 n => n.textContent.replace('{num}', '12'));
       const states = ['lost', 'lost-kept', 'busy', 'back', 'sending', 'stopped',
-                      'announce-offline', 'view-offline', 'waiting-first'];
+                      'announce-offline', 'view-offline', 'count-offline', 'waiting-first'];
       box.hidden = false;
       const cut = [];
       for (const state of [...states, 'copy']) {  // 'copy': a board a service worker reopened

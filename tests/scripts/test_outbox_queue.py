@@ -450,3 +450,27 @@ def test_an_undo_made_offline_after_its_own_tap_takes_that_tap_back(table, monke
     expect(page.locator(".refusal")).to_have_count(0)
     assert table.network.taps[-1]["after"] == table.network.taps[0]["token"]
     assert table.state()["scores"] == [0, 1]
+
+
+def test_a_count_typed_offline_says_its_points_wait_for_the_server(table):
+    """Offline, the count's sheet could not show the points of what was
+    typed, and said nothing of it: its Confirm, kept, was taken for a count
+    whose points had been checked."""
+    for _ in range(5):
+        table.event(type="next_deal")  # the last deal
+    version = table.state()["version"]
+    page = table.context.new_page()
+    page.goto(table.url + "?sheet=end")
+    table.network.down = True
+    page.evaluate("Ronda.link.unreachable()")  # the phone's offline event
+    page.locator("#cards0").fill("28")
+    expect(page.locator("#link-state")).to_contain_text("Points au retour du serveur")
+    # The sheet's own line too: not "type the count", nor the points of another.
+    expect(page.locator(".end-sheet .gets")).to_have_text(
+        "Points au retour du serveur ; Valider garde le compte")
+    page.get_by_role("button", name="Valider le compte").tap(force=True)
+    waiting(page, 1)
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    drained(page, version + 1)
+    assert table.state()["hand"] == 2
