@@ -76,6 +76,12 @@ HAND_ENDED_SCORED = N_("Another phone ended the hand meanwhile: not counted. Cor
 # sentence says what did not happen twice.
 ALREADY_DEALT = N_("Already recorded on another phone: the deal moved on once, not twice.")
 
+# That very Missa, recorded on the other phone before this phone's own chain
+# (made offline: a Bount, a Khamsa, then the Missa that ended it): counted
+# once, where the log has it, so the chain it ended stays open.
+ALREADY_CHAIN_OPEN = N_("Already recorded on another phone, before this chain: the chain is "
+                        "still open, tap Over.")
+
 UNDO = {"type": "undo"}  # the tap of an Undo button, for `stale_tap`
 
 
@@ -165,8 +171,7 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
     deal = _this_deal(unseen + since)
     for seq, event in _standing(unseen + since).items():
         if seq in deal and event == tap:
-            return StaleTap(ALREADY, stands=seq,
-                            sentence=ALREADY_DEALT if tap.get("type") == "next_deal" else None)
+            return StaleTap(ALREADY, stands=seq, sentence=_already(tap, seq, seen, mine))
     events = [record.payload for record in since if record.action == "event"]
     for record in since:
         if record.action == "undo":
@@ -189,6 +194,19 @@ def stale_tap(setup: Setup, tap: Mapping[str, Any], since: Iterable[Record],
             event.get("type") in ("hit", "missa", "chain_end") for event in after_mine) and (
             seen is None or _takes(seen, tap)):
         return StaleTap(CHAIN)
+    return None
+
+
+def _already(tap: Mapping[str, Any], seq: int, seen: State | None,
+             mine: int | None) -> str | None:
+    """What a tap already in the game says, when more than SENTENCES[ALREADY]:
+    a Next deal moved on once; a Missa that stands before the chain this
+    phone made since (`seen`, the game at its last tap) did not end it."""
+    if tap.get("type") == "next_deal":
+        return ALREADY_DEALT
+    if tap.get("type") == "missa" and mine is not None and seq < mine and seen is not None \
+            and seen.chain is not None:
+        return ALREADY_CHAIN_OPEN
     return None
 
 

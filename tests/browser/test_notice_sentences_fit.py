@@ -9,6 +9,7 @@ from babel.support import Translations
 from playwright.sync_api import expect
 
 from scorekeeper.engine.stale import (
+    ALREADY_CHAIN_OPEN,
     ALREADY_DEALT,
     DEAL_MOVED_CHAIN,
     HAND_ENDED,
@@ -40,7 +41,8 @@ def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
                    "deal_moved_chain": (DEAL_MOVED_CHAIN, {}),
                    "already_dealt": (ALREADY_DEALT, {}),
                    "hand_ended": (HAND_ENDED, {}),
-                   "hand_ended_scored": (HAND_ENDED_SCORED, {})}
+                   "hand_ended_scored": (HAND_ENDED_SCORED, {}),
+                   "already_chain_open": (ALREADY_CHAIN_OPEN, {})}
     for reason, (sentence, values) in {**{key: (value, {}) for key, value in SENTENCES.items()},
                                        **board_words}.items():
         said = words.gettext(sentence) % values if values else words.gettext(sentence)

@@ -4,6 +4,7 @@ on plain data, case by case."""
 
 from scorekeeper.engine.stale import (
     ALREADY,
+    ALREADY_CHAIN_OPEN,
     ALREADY_DEALT,
     ANNOUNCED,
     CHAIN,
@@ -187,6 +188,23 @@ def test_a_step_after_the_phones_own_bount_means_the_chain_that_bount_opened():
     # The other phone's hit or end of chain after that Bount did change it.
     after = [*since, *events({"type": "chain_end"}, first=5)]
     assert stale_tap(GAME, hit(B, 5), after, seen=with_bount, mine=4).reason == CHAIN
+
+
+def test_a_missa_already_recorded_before_the_phones_own_chain_says_the_chain_is_open():
+    """Offline, this phone tapped our 1, their 5, then Missa for us (which
+    ends that chain); the other phone's Missa for us came first in the log,
+    before the chain. Counted once where the log has it, it ended no chain:
+    the sentence says the chain is still open, not only "the score includes
+    it"."""
+    chain = play(game(), missa(A), hit(A, 1), hit(B, 5))
+    refusal = stale_tap(GAME, missa(A), events(missa(A)), seen=chain, mine=3)
+    assert refusal.reason == ALREADY and str(refusal) == ALREADY_CHAIN_OPEN
+    assert refusal.stands == 1
+    # Recorded after this phone's chain, or with no chain open: as ever.
+    assert str(stale_tap(GAME, missa(A), events(missa(A), first=4), seen=chain, mine=3)) == \
+        SENTENCES[ALREADY]
+    assert str(stale_tap(GAME, missa(A), events(missa(A)), seen=play(game(), missa(A)),
+                         mine=3)) == SENTENCES[ALREADY]
 
 
 def test_the_same_tap_after_the_deal_moved_on_is_another_one():

@@ -474,3 +474,25 @@ def test_a_count_typed_offline_says_its_points_wait_for_the_server(table):
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 1)
     assert table.state()["hand"] == 2
+
+
+def test_a_missa_the_other_phone_recorded_before_this_phones_chain_says_the_chain_is_open(table):
+    """Offline: our 1, their 5, then Missa for us (which ends that chain at
+    the table); the other phone's Missa for us came first. The Missa counts
+    once, where the log has it, before the chain: the chain stays open, and
+    "the score shown includes it" alone left it so unnoticed (its 5 could be
+    taken by the next 10)."""
+    page = table.open()
+    version = table.state()["version"]
+    table.network.down = True
+    tap(page, "1 Bount pour Nous")
+    waiting(page, 1)
+    page.get_by_role("button", name="5 Khamsa pour Eux", exact=True).tap(force=True)
+    tap(page, "Missa pour Nous")
+    waiting(page, 3)
+    table.event(type="missa", side=0)  # the other phone
+    table.network.down = False
+    page.evaluate("Ronda.board.poll()")
+    drained(page, version + 3)
+    expect(page.locator("#notice")).to_contain_text("la chaîne : elle reste ouverte")
+    assert table.state()["chain"] is not None and table.state()["scores"] == [1, 0]
