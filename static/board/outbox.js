@@ -624,7 +624,10 @@
   function showNotice(waiting, refused) {
     var notice = document.getElementById("link-state");
     if (!notice) { return; }
-    var state = { lost: copy ? "copy" : "lost", busy: "busy", back: "back" }[link] ||
+    // Back, but a tap was refused: what the box says is that the sending
+    // stopped (its sheet is open), not a green "connected again".
+    var state = { lost: copy ? "copy" : "lost", busy: "busy",
+                  back: refused ? "stopped" : "back" }[link] ||
       (refused ? "stopped" : (waiting ? "sending" : ""));
     var shown = [state, said, waiting].join("\n");
     if (shown === noticeShown) { return; }

@@ -209,6 +209,9 @@ def test_a_waiting_missa_is_not_the_other_phones_missa_of_the_next_deal(table):
     refusal = page.locator(".refusal")
     expect(refusal.locator(".refused-why")).to_contain_text("passé à la donne suivante")
     assert table.state()["scores"] == [1, 0]
+    # Back, and stopped: the box says so at once, not a green "connected
+    # again" for its first seconds.
+    assert "Envoi arrêté" in page.locator("#link-state").inner_text()
 
 
 def test_a_tap_after_a_waiting_one_that_stands_is_judged_on_the_game_with_it(table):
