@@ -139,7 +139,7 @@ def test_an_undo_tapped_right_after_the_board_showed_the_other_phones_tap_undoes
                      headers={"X-Board": "1"})
     assert refused.status_code == 409
     assert "Changed on another phone: nothing undone." in _words(refused)
-    assert "An earlier event: Options, Review and correct." in _words(refused)  # not "undo again"
+    assert "Earlier events: Options, then Review and correct." in _words(refused)  # not "undo again"
     assert api_state(client, board)["scores"] == [1, 1]
     # Seen (no followed_from): the Undo takes back what it names.
     undo = [form for form in forms_of(client.get(board).get_data(as_text=True))
