@@ -37,6 +37,7 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.log import fold_corrections
 from scorekeeper.engine.moves import timeline
+from scorekeeper.engine.stale import StaleTap
 from scorekeeper.service import games, review, scoreboard, snapshots
 from scorekeeper.storage import migrations, store
 from scorekeeper.storage.db import connect
@@ -570,3 +571,43 @@ def check_folds(db, game_id):
     assert page.trail == [(step.hand, step.scores) for step in steps]
     for entry in entries[:1] + entries[len(entries) // 2:][:1] + entries[-1:]:
         assert as_entry(review.review_entry(db, game, entry[0])) == entry
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@THROUGH_THE_APP
+@given(data=st.data())
+def test_a_phones_own_waiting_taps_never_refuse_each_other(players, data):
+    """A phone offline makes its taps and Undos on one board; back online
+    they are sent one by one with that board's version, naming their page
+    as their own (`after`), however long after each other (no page of the
+    last moments here). None is refused as changed by another phone: the
+    game is what the same taps make on their own, each taken or refused by
+    the rules alone."""
+    spec = data.draw(rule_specs(), label="rules")
+    folder = tempfile.TemporaryDirectory()
+    db = connect(f"{folder.name}/own.sqlite3")
+    try:
+        migrations.migrate(db)
+        game, _ = games.create(db, new_game_body(players, spec), None, NOW)
+        setup, seen, page = game.setup, game.version, "form:offline"
+        made = []  # the events that stand, as the rules alone take them
+        actions = st.one_of(events(players, tuple(spec["hits"])), st.just("undo"))
+        for i, action in enumerate(data.draw(st.lists(actions, min_size=5, max_size=30),
+                                             label="taps")):
+            key = f"{page}:{i}"
+            try:
+                if action == "undo":
+                    scoreboard.undo(db, game.id, key, NOW, seen, after=(page,))
+                    made.pop()
+                else:
+                    scoreboard.tap(db, game.id, action, key, NOW, seen, after=(page,))
+                    made.append(action)
+            except StaleTap as refusal:
+                pytest.fail(f"{action} refused as stale: {refusal}")
+            except ScoringError:
+                continue
+        stored = games.load(db, game.id).state
+        assert stored == replay(setup, [parse_event(event, setup) for event in made])
+    finally:
+        db.close()
+        folder.cleanup()
