@@ -10,7 +10,9 @@
   target (after the whole gain; with `end_of_hand`, only after the card count);
 - the state is the fold of its events: replaying the accepted events gives
   the live state, the stored log replays to the stored snapshot, and undoing
-  the last n events gives the state of all events but them.
+  the last n events gives the state of all events but them;
+- a phone's own waiting taps and Undos, sent on the board they were made
+  on, never refuse each other as another phone's would.
 
 Sequences are random events, mostly well formed; the ones the state refuses
 are skipped, which leaves a valid sequence.
