@@ -154,6 +154,17 @@ def night_of_games(db: sqlite_utils.Database, game_ids: list[str]) -> dict[str, 
     return {row[0]: _night(row[1:], []) for row in cursor}
 
 
+def rematch_counts(db: sqlite_utils.Database, night: Night, game_id: str) -> bool:
+    """Whether the rematch of a finished table of `night` (read whole, with
+    its entrants) is a table of the night too: not at a round robin's round,
+    where each pair meets once; its rematch there is a friendly game, out of
+    the standings (counted, it handed a night to the pair that played twice)."""
+    if night.tournament or not night.entrants:
+        return True
+    row = db.execute("SELECT round FROM night_tables WHERE game_id = ?", [game_id]).fetchone()
+    return row is None or row[0] is None
+
+
 def _label(names: list[str]) -> str:
     return PARTNERS_JOINER.join(names)
 

@@ -49,6 +49,9 @@ class Shown:
     last_record: LastRecord | None
     rematch: str | None  # once over: the id of its rematch, when one was started
     night: nights.Night | None  # once over: the club night it was a table of
+    # Once over, at a round robin's round: its rematch is a friendly game,
+    # not a table of the night (nights.rematch_counts).
+    friendly_rematch: bool = False
 
 
 def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
@@ -62,11 +65,12 @@ def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
         steps = timeline(game.setup, [event for _, event in tail], start)
         last = store.last_record(db, game_id)
         over = game.state.finished
+        night = nights.night_of_games(db, [game_id]).get(game_id) if over else None
         return Shown(
             game, tuple(steps[::-1][:RECENT_STEPS]), steps[-1] if steps else None,
             None if last is None else LastRecord(*last),
-            games.rematch_of(db, game_id) if over else None,
-            nights.night_of_games(db, [game_id]).get(game_id) if over else None,
+            games.rematch_of(db, game_id) if over else None, night,
+            night is not None and not nights.rematch_counts(db, nights.get(db, night.id), game_id),
         )
 
 

@@ -226,10 +226,13 @@ def add_rematch(db: sqlite_utils.Database, night: nights.Night, game_id: str, re
                 now: str) -> None:
     """A finished table's rematch becomes the night's next table: of the same
     match while that match is not decided (the best of three goes on), else
-    a table of free choice. In the caller's transaction."""
+    a table of free choice; at a round robin's round, none (a friendly game:
+    nights.rematch_counts). In the caller's transaction."""
     row = db.execute("SELECT round, slot, entrants FROM night_tables WHERE game_id = ?",
                      [game_id]).fetchone()
     night = nights.get(db, night.id)  # whole: a history's night has no entrants
+    if not nights.rematch_counts(db, night, game_id):
+        return
     if row is not None and row[1] is not None and night.tournament:
         round_, slot, entrants = row
         line = next((m for m in matches(db, night)

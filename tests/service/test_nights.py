@@ -271,3 +271,29 @@ def test_a_rematch_at_a_night_is_its_next_table(english, app, api):
     assert response.status_code == 303
     assert len(night_games(app, night)) == 2
     assert response.headers["Location"].endswith(night_games(app, night)[1])
+
+
+def test_a_rematch_at_a_round_robin_round_is_a_friendly_game_out_of_the_standings(
+        english, app, api):
+    """Seen at a club: a round's table finished, its two players played the
+    rematch, which became the night's next table and counted: the round
+    robin had them meet twice, and it handed the night to one of them. Its
+    result page now says the rematch is a friendly game, which stays out."""
+    night = start_night(english, entrants=(("Karim",), ("Salma",)))
+    proposal = english.get(f"/nights/{night}/round").get_data(as_text=True)
+    assert submit(english, next(f for f in forms_of(proposal) if f.method == "post")) \
+        .status_code == 303
+    (table,) = night_games(app, night)
+    finish(api, table, 0)
+    over = text(english.get(f"/games/{table}").get_data(as_text=True))
+    assert "A friendly game: the round robin counts each pair once." in over
+    response = press(english, f"/games/{table}", "rematch")
+    rematch = response.headers["Location"].rsplit("/", 1)[1]
+    assert rematch != table and night_games(app, night) == [table]
+    finish(api, rematch, 1)
+    page = text(english.get(f"/nights/{night}").get_data(as_text=True))
+    standings = page[page.index("Standings"):page.index("Tables")]
+    assert "1 Karim 1 1 " in standings and "2 Salma 1 0 " in standings, standings
+    # A table of free choice keeps its rematch at the night, as before.
+    free = text(english.get(f"/games/{rematch}").get_data(as_text=True))
+    assert "A friendly game" not in free

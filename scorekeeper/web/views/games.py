@@ -212,6 +212,7 @@ def render_board(
         back=urlencode([(k, v) for k, v in args.items(multi=True) if k not in ("why", "ask")])[:300],
         # Once over, a club night's table leads back to its night (no query before that).
         night=shown.night,
+        friendly_rematch=shown.friendly_rematch,
         # Once over, Undo takes the win back with one tap only on the page
         # drawn right after it (not one opened later from the history), and
         # not on a board that says its own tap was refused or that follows
