@@ -297,3 +297,18 @@ def test_a_rematch_at_a_round_robin_round_is_a_friendly_game_out_of_the_standing
     # A table of free choice keeps its rematch at the night, as before.
     free = text(english.get(f"/games/{rematch}").get_data(as_text=True))
     assert "A friendly game" not in free
+
+
+def test_a_round_robin_played_to_its_end_says_who_won(english, app, api):
+    """Seen at a club: every table of the last round over, the night's page
+    still said only that every round had started; nothing named a winner."""
+    night = start_night(english, entrants=(("Karim",), ("Salma",)))
+    proposal = english.get(f"/nights/{night}/round").get_data(as_text=True)
+    submit(english, next(f for f in forms_of(proposal) if f.method == "post"))
+    (table,) = night_games(app, night)
+    page = text(english.get(f"/nights/{night}").get_data(as_text=True))
+    assert "is over" not in page  # its one round is still being played
+    finish(api, table, 1)
+    page = text(english.get(f"/nights/{night}").get_data(as_text=True))
+    assert "The round robin is over: Salma wins." in page
+    assert "Every round of the round robin has started." not in page

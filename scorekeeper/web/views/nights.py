@@ -113,9 +113,13 @@ def _progress(night: nights.Night) -> dict:
         return {"swiss": tournaments.swiss(db, night), "labels": tournaments.labels(night)}
     places, ties = nights.standings(db, night)
     proposed = nights.next_round(db, night)
-    return {"places": places, "ties": ties, "proposed": proposed,
-            "rounds": nights.rounds_in_all(night),
-            "playing": nights.unfinished(db, night.id, proposed[0] - 1) if proposed else []}
+    rounds = nights.rounds_in_all(night)
+    # Every round started and its last one played: the night says who won
+    # (it said only that every round had started, to the end).
+    over = bool(rounds) and not proposed and not nights.unfinished(db, night.id, rounds)
+    return {"places": places, "ties": ties, "proposed": proposed, "rounds": rounds,
+            "playing": nights.unfinished(db, night.id, proposed[0] - 1) if proposed else [],
+            "winners": [s.label for s in places if s.place == 1 and s.played] if over else []}
 
 
 @bp.get("/nights/<night_id>")
