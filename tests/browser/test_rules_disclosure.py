@@ -53,3 +53,19 @@ def test_the_rules_disclosure_looks_tappable_and_opens_below(new_phone, screensh
     assert any(b[0].startswith("BUTTON") for b, _ in moved)  # the Start button, pushed down
     if size == "small" and script:
         screenshot(phone, f"rules-disclosure-open-{language}")
+
+
+@pytest.mark.parametrize("language", ["fr", "ar"])
+def test_a_preset_card_shows_it_opens(new_phone, screenshot, language):
+    """Seen at a club: a table's own preset on the house rules page read as
+    a plain line; its values, Edit and Delete were found by chance. Its card
+    has the disclosure's mark, which turns as it opens."""
+    phone = new_phone(viewport=SIZES["small"])
+    phone.goto(f"/settings?lang={language}")
+    summary = phone.locator("details.card.preset > summary").first
+    closed = summary.evaluate(MARK)
+    assert closed["mark"] and closed["transform"] == "none" and closed["fits"], closed
+    summary.tap()
+    expect(phone.locator("details.card.preset").first).to_have_attribute("open", "")
+    assert summary.evaluate(MARK)["transform"] != "none"
+    screenshot(phone, f"preset-card-open-{language}")
