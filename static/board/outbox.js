@@ -121,6 +121,16 @@
       .replace(/\s+/g, " ").trim();
   }
 
+  // A count confirmed before the sheet showed its points (offline): the
+  // cards typed, which its label had not ("Confirm the count (25)").
+  function typedCount(submitter, data) {
+    if (!submitter || submitter.value !== "end_hand" || submitter.dataset.what) { return ""; }
+    var typed = Array.from(data.entries()).filter(function (field) {
+      return /^cards\d+$/.test(field[0]) && field[1] !== "";
+    }).map(function (field) { return field[1]; });
+    return typed.length ? " (" + typed.join(" – ") + ")" : "";
+  }
+
   // The tap a form posts on this board's game: [path, game, "play" or "undo"].
   function tapOf(form, current) {
     var url = new URL(form.action, window.location.href);
@@ -157,7 +167,7 @@
     ronda.board.clearError();
     var entries = load();
     var queued = ours(entries);
-    var label = describe(submitter);
+    var label = describe(submitter) + typedCount(submitter, data);
     if (match[2] === "undo") {
       if (takeBack(entries, queued)) { return true; }
       label = text("undo").replace("{what}", undoTarget(current, queued) || "");

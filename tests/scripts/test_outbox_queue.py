@@ -473,6 +473,9 @@ def test_a_count_typed_offline_says_its_points_wait_for_the_server(table):
         "Points au retour du serveur ; Valider garde le compte")
     page.get_by_role("button", name="Valider le compte").tap(force=True)
     waiting(page, 1)
+    # The waiting list names the count typed, not only "Confirm the count".
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('{WAITING}')).map(e => e.label)")
+    assert kept == ["Valider le compte (28)"]
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 1)
