@@ -6,7 +6,7 @@ The phone reaches the server as http://table.lan:PORT/ (no secure context),
 mapped to loopback by the browser; the server is a real one (waitress, in a
 subprocess), stopped and started again on the same port and database. What
 the server holds is read from its database file. The figures printed at the
-end (`-s`) are those of docs/RELIABILITY.md.
+end (`-s`) are those of docs/OFFLINE.md.
 """
 
 import json

@@ -2,7 +2,7 @@
 
 waitress reads requests asynchronously and gives its threads only complete
 ones, so a slow client holds no thread; what a stranger can still hold is
-connections, disk and CPU (docs/RELIABILITY.md, bench/slow_clients.py):
+connections, disk and CPU (docs/SECURITY.md, bench/slow_clients.py):
 
 - connections: an address (an IPv6 /64) keeps at most PER_ADDRESS of them
   that the table has not shown to be its own, the server MAX_CONNECTIONS.
