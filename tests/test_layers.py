@@ -1,4 +1,4 @@
-"""The package's shape (README, "Layout"): engine, storage, service, web and
+"""The package's shape (docs/ARCHITECTURE.md): engine, storage, service, web and
 testing, each importing only the layers below it; Flask in the web layer
 alone; no import cycles; every module importable on its own."""
 
@@ -194,7 +194,7 @@ def test_no_test_module_imports_another():
                 assert not leaf.startswith("test_") and leaf != "conftest", (path, name)
 
 
-# Every form in one module (README, "Layout"): a view may use a form, not
+# Every form in one module (docs/ARCHITECTURE.md, "The modules"): a view may use a form, not
 # make one. A class built by with_rule_fields takes forms' module name
 # wherever it is called, so each form must also be one of forms' own names.
 FORMS_PROBE = """
