@@ -25,7 +25,7 @@ PLAIN_HTTP_NOTE = (
     "secure: the board works (taps made while the Wi-Fi drops wait and are sent once it is "
     "back, and a silent video keeps the screen on), but the app cannot be installed and the "
     "browser's own screen lock is unavailable. For those, run the server on the phone itself "
-    "and open http://127.0.0.1:{port}/ there (README: \"One phone, no Wi-Fi\")."
+    "and open http://127.0.0.1:{port}/ there (docs/SERVING.md: \"One phone, no Wi-Fi\")."
 )
 
 

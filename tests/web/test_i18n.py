@@ -22,7 +22,7 @@ from support.page_forms import forms_of, submit
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
-# The keywords of the README's extract command: -k N_ -k _l -k lazy_gettext.
+# The keywords of the extract command (docs/TRANSLATIONS.md, "A new sentence"): -k N_ -k _l -k lazy_gettext.
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_l": None, "lazy_gettext": None}
 ARABIC_INDIC_DIGITS = re.compile("[\u0660-\u0669\u06f0-\u06f9]")
 
@@ -68,7 +68,7 @@ def test_every_string_of_the_code_and_templates_is_in_every_catalog(tmp_path, ca
     for language, catalog in catalogs.items():
         missing = [i for i in ids if catalog.get(i) is None]
         assert missing == [], (
-            f"{language}: not in the catalog (run the README's extract/update command, "
+            f"{language}: not in the catalog (run the extract/update command of docs/TRANSLATIONS.md, "
             f"then translate): {missing}")
 
 
