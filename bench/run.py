@@ -135,12 +135,12 @@ def markdown_table(report: dict[str, Any]) -> str:
         f"Measured {report['date']} on {m['cpu']}, {m['usable_cores']} cores, "
         f"{m['memory_gib']} GiB, {m['os']}; Python {m['python']}, SQLite {m['sqlite']}, "
         f"sqlite-utils {m['sqlite_utils']}, waitress {m['waitress']}; temporary files on "
-        f"{m['temp_file_system']}. Commit `{report['commit']}`, command "
+        f"{m['temp_file_system']}. Command "
         f"`{report['command']}` ({report['size']} sizes, {report['seconds']:.0f} s; load "
         f"average {report['load_average_1min']['before']} before, "
         f"{report['load_average_1min']['after']} after). "
         "Every figure is a median over the row's repeats (errors and losses: the sum); "
-        "the raw numbers are in `bench/results.json`.",
+        "the raw numbers, with the commit measured, are in `bench/results.json`.",
         "",
         "| what | how | target on this 2-core machine | measured | met |",
         "|---|---|---|---|---|",
