@@ -168,6 +168,16 @@ def _rebuilt(staged: sqlite3.Connection) -> tuple[sqlite3.Connection, list[str]]
     return fresh, left_out
 
 
+def _objects(conn: sqlite3.Connection) -> set[tuple[str, str]]:
+    """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) aside."""
+    return {(kind, name) for kind, name in conn.execute(
+        "SELECT type, name FROM sqlite_master") if not name.startswith("sqlite_")}
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')]
+
+
 def _copy_table(staged: sqlite3.Connection, fresh: sqlite3.Connection, table: str) -> list[str]:
     """The backup's rows of `table` copied into the fresh store, column by
     column of the fresh one; returns the backup's columns it does not have
@@ -183,16 +193,6 @@ def _copy_table(staged: sqlite3.Connection, fresh: sqlite3.Connection, table: st
         f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in columns)})',
         staged.execute(f'SELECT {names} FROM "{table}"'))
     return [f"column {table}.{c}" for c in held if c not in columns]
-
-
-def _objects(conn: sqlite3.Connection) -> set[tuple[str, str]]:
-    """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) aside."""
-    return {(kind, name) for kind, name in conn.execute(
-        "SELECT type, name FROM sqlite_master") if not name.startswith("sqlite_")}
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
-    return [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')]
 
 
 def _known_migrations() -> set[str]:
