@@ -165,18 +165,28 @@ def swiss(db: sqlite_utils.Database, night: nights.Night) -> Swiss:
         rounds[match.round - 1].append(_line(match, slots))
     proposed = None
     if started < (night.rounds or 0):
-        number = started + 1
-        active = _active(night, number)
-        ranked = [s.entrant for s in standings if s.entrant in active]
-        if len(ranked) >= 2:
-            met = {frozenset(p.entrants) for p in pairings if p.entrants[1] is not None}
-            had_bye = {p.entrants[0] for p in pairings if p.entrants[1] is None}
-            pairs, bye = tournament.swiss_pairing(ranked, met, had_bye, first_round=number == 1)
-            proposed = (number, pairs, bye)
+        proposed = _next_swiss_round(night, started + 1, standings, pairings)
     pending = [m for m in (rounds[-1] if rounds else []) if m.match.winner is None]
     lines = [SwissLine(s, night.withdrawn[s.entrant] is not None, night.joined[s.entrant])
              for s in standings]
     return Swiss(lines, rounds, night.rounds or 0, proposed, pending)
+
+
+def _next_swiss_round(night: nights.Night, number: int,
+                      standings: list[tournament.EntrantStanding],
+                      pairings: list[tournament.Pairing]
+                      ) -> tuple[int, list[tuple[int, int]], int | None] | None:
+    """Round `number`'s pairing and bye, for who plays it in the order of the
+    standings, with no rematch while one can be avoided (engine's
+    swiss_pairing); None when fewer than two play it."""
+    active = _active(night, number)
+    ranked = [s.entrant for s in standings if s.entrant in active]
+    if len(ranked) < 2:
+        return None
+    met = {frozenset(p.entrants) for p in pairings if p.entrants[1] is not None}
+    had_bye = {p.entrants[0] for p in pairings if p.entrants[1] is None}
+    pairs, bye = tournament.swiss_pairing(ranked, met, had_bye, first_round=number == 1)
+    return number, pairs, bye
 
 
 def matches(db: sqlite_utils.Database, night: nights.Night) -> list[MatchLine]:

@@ -152,18 +152,8 @@ def _rebuilt(staged: sqlite3.Connection) -> tuple[sqlite3.Connection, list[str]]
         made = _objects(fresh)
         left_out = [f"{kind} {name}" for kind, name in sorted(_objects(staged) - made)]
         for kind, table in sorted(made):
-            if kind != "table" or table == migrations.migrations.migrations_table:
-                continue
-            columns = _columns(fresh, table)
-            missing = [c for c in columns if c not in _columns(staged, table)]
-            if missing:
-                raise BackupError(f"its table {table} lacks the column {missing[0]}")
-            left_out += [f"column {table}.{c}" for c in _columns(staged, table)
-                         if c not in columns]
-            names = ", ".join(f'"{c}"' for c in columns)
-            fresh.executemany(
-                f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in columns)})',
-                staged.execute(f'SELECT {names} FROM "{table}"'))
+            if kind == "table" and table != migrations.migrations.migrations_table:
+                left_out += _copy_table(staged, fresh, table)
         problems = fresh.execute("PRAGMA foreign_key_check").fetchall()
         if problems:
             raise BackupError(f"a row of its table {problems[0][0]} points to nothing")
@@ -186,6 +176,23 @@ def _objects(conn: sqlite3.Connection) -> set[tuple[str, str]]:
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')]
+
+
+def _copy_table(staged: sqlite3.Connection, fresh: sqlite3.Connection, table: str) -> list[str]:
+    """The backup's rows of `table` copied into the fresh store, column by
+    column of the fresh one; returns the backup's columns it does not have
+    ("column games.colour"), left out. Raises BackupError when the backup's
+    table lacks one of the fresh one's columns."""
+    columns = _columns(fresh, table)
+    held = _columns(staged, table)
+    missing = [c for c in columns if c not in held]
+    if missing:
+        raise BackupError(f"its table {table} lacks the column {missing[0]}")
+    names = ", ".join(f'"{c}"' for c in columns)
+    fresh.executemany(
+        f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in columns)})',
+        staged.execute(f'SELECT {names} FROM "{table}"'))
+    return [f"column {table}.{c}" for c in held if c not in columns]
 
 
 def _known_migrations() -> set[str]:

@@ -184,58 +184,89 @@ def event_text(event: engine.Event, sides: tuple[str, ...], compact: bool = Fals
     """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous".
     `compact`: for a label of two lines, a count's sides without "cards"."""
     if isinstance(event, engine.Announce):
-        if compact:  # each side once: "Karim & Salma Ronda ×2"
-            return _("Announcements: %(list)s") % {"list": join_list(
-                f"{sides[side]} {kinds}" for side, kinds in _kinds_by_side(event))}
-        return _("Announcements: %(list)s") % {"list": join_list(
-            announcement_text(a, sides) for a in event.announcements
-        )}
+        return _announce_text(event, sides, compact)
     if isinstance(event, engine.Reveal):
-        return _("Ranks shown: %(list)s") % {"list": join_list(
-            f"{sides[s]} {r if compact else rank_name(r)}"
-            for s, r in enumerate(event.ranks) if r is not None
-        )}
+        return _reveal_text(event, sides, compact)
     if isinstance(event, engine.Hit):
-        call = hit_call(event.value)
-        if call:
-            return _("%(call)s (%(value)s) · %(side)s") % {
-                "call": call, "value": event.value, "side": sides[event.side]}
-        return _("Hit of %(value)s · %(side)s") % {"value": event.value, "side": sides[event.side]}
+        return _hit_text(event, sides)
     if isinstance(event, engine.ChainEnd):
         return _("Chain over")
     if isinstance(event, engine.Missa):
-        if event.last_card:
-            return _("Missa with the last card · %(side)s") % {"side": sides[event.side]}
-        return _("Missa · %(side)s") % {"side": sides[event.side]}
+        return _missa_text(event, sides)
     if isinstance(event, engine.NextDeal):
         return _("Next deal")
     if isinstance(event, engine.EndHand):
-        counts = event.counts()
-        def each(side: str, count: int) -> str:
-            if compact:
-                return f"{side} {count}"
-            # A count's own plural: Arabic says 3 to 10 cards otherwise.
-            return ngettext("%(side)s %(num)s card", "%(side)s %(num)s cards", count, side=side)
-        return _("End of hand: %(list)s") % {"list": join_list(
-            each(sides[s], c) for s, c in enumerate(counts))}
+        return _end_hand_text(event, sides, compact)
     if isinstance(event, engine.Adjust):
-        text = _("Correction %(points)+d · %(side)s") % {
-            "points": event.points, "side": sides[event.side]}
-        return f"{text} ({event.note})" if event.note else text
+        return _adjust_text(event, sides)
     if isinstance(event, engine.HiddenRonda):
-        if event.to is None and len(sides) == 3:  # recorded before the receiver was named
-            return _("Hidden Ronda found out · %(side)s (penalty to each opponent)") % {
-                "side": sides[event.side]}
-        to = event.receivers(len(sides))[0]
-        return _("Hidden Ronda found out · %(side)s → %(to)s") % {
-            "side": sides[event.side], "to": sides[to]}
+        return _hidden_ronda_text(event, sides)
     if isinstance(event, engine.DealerLastTrick):
-        return {
-            "twelve": _("Dealer's last trick with a 12"),
-            "one": _("Dealer's last trick with a 1"),
-            "missed": _("Dealer's last trick missed"),
-        }[event.outcome]
+        return _dealer_last_trick_text(event)
     return event.type
+
+
+def _announce_text(event: engine.Announce, sides: tuple[str, ...], compact: bool) -> str:
+    if compact:  # each side once: "Karim & Salma Ronda ×2"
+        return _("Announcements: %(list)s") % {"list": join_list(
+            f"{sides[side]} {kinds}" for side, kinds in _kinds_by_side(event))}
+    return _("Announcements: %(list)s") % {"list": join_list(
+        announcement_text(a, sides) for a in event.announcements
+    )}
+
+
+def _reveal_text(event: engine.Reveal, sides: tuple[str, ...], compact: bool) -> str:
+    return _("Ranks shown: %(list)s") % {"list": join_list(
+        f"{sides[s]} {r if compact else rank_name(r)}"
+        for s, r in enumerate(event.ranks) if r is not None
+    )}
+
+
+def _hit_text(event: engine.Hit, sides: tuple[str, ...]) -> str:
+    call = hit_call(event.value)
+    if call:
+        return _("%(call)s (%(value)s) · %(side)s") % {
+            "call": call, "value": event.value, "side": sides[event.side]}
+    return _("Hit of %(value)s · %(side)s") % {"value": event.value, "side": sides[event.side]}
+
+
+def _missa_text(event: engine.Missa, sides: tuple[str, ...]) -> str:
+    if event.last_card:
+        return _("Missa with the last card · %(side)s") % {"side": sides[event.side]}
+    return _("Missa · %(side)s") % {"side": sides[event.side]}
+
+
+def _end_hand_text(event: engine.EndHand, sides: tuple[str, ...], compact: bool) -> str:
+    def each(side: str, count: int) -> str:
+        if compact:
+            return f"{side} {count}"
+        # A count's own plural: Arabic says 3 to 10 cards otherwise.
+        return ngettext("%(side)s %(num)s card", "%(side)s %(num)s cards", count, side=side)
+    return _("End of hand: %(list)s") % {"list": join_list(
+        each(sides[s], c) for s, c in enumerate(event.counts()))}
+
+
+def _adjust_text(event: engine.Adjust, sides: tuple[str, ...]) -> str:
+    text = _("Correction %(points)+d · %(side)s") % {
+        "points": event.points, "side": sides[event.side]}
+    return f"{text} ({event.note})" if event.note else text
+
+
+def _hidden_ronda_text(event: engine.HiddenRonda, sides: tuple[str, ...]) -> str:
+    if event.to is None and len(sides) == 3:  # recorded before the receiver was named
+        return _("Hidden Ronda found out · %(side)s (penalty to each opponent)") % {
+            "side": sides[event.side]}
+    to = event.receivers(len(sides))[0]
+    return _("Hidden Ronda found out · %(side)s → %(to)s") % {
+        "side": sides[event.side], "to": sides[to]}
+
+
+def _dealer_last_trick_text(event: engine.DealerLastTrick) -> str:
+    return {
+        "twelve": _("Dealer's last trick with a 12"),
+        "one": _("Dealer's last trick with a 1"),
+        "missed": _("Dealer's last trick missed"),
+    }[event.outcome]
 
 
 def _kinds_by_side(event: engine.Announce) -> list[tuple[int, str]]:
