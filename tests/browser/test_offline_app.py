@@ -29,6 +29,8 @@ from support.accessibility import check as check_accessible
 from support.passes import new_pass
 from support.table import expect_scores, start_game, tap
 
+pytestmark = pytest.mark.xdist_group("offline_app")  # its module fixture, built once a run
+
 KEY, SECRET = "offlinekey2345", "a secret for the offline app test only"
 SEND_MS = 15000  # the server started again, then the poll (1.5 s) and two taps
 COPY = "Hors ligne : dernier tableau vu"

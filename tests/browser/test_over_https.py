@@ -15,6 +15,8 @@ from scorekeeper.testing.chromium import PHONE, chromium
 from scorekeeper.web.guard import access
 from support.table import tap
 
+pytestmark = pytest.mark.xdist_group("over_https")  # its module fixture, built once a run
+
 KEY, SECRET = "httpskey2345", "a secret for the https test only"
 
 

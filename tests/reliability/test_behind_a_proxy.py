@@ -14,6 +14,8 @@ from scorekeeper.testing.caddy import Caddy
 from scorekeeper.testing.live_server import LiveServer, free_ports
 from scorekeeper.web.guard import access
 
+pytestmark = pytest.mark.xdist_group("behind_a_proxy")  # its module fixture, built once a run
+
 KEY, SECRET = "proxykey2345", "a secret for the proxy tests only"
 
 

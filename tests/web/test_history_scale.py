@@ -16,6 +16,8 @@ from scorekeeper.service.unnamed import is_default
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.sample_history import fill
 
+pytestmark = pytest.mark.xdist_group("history_scale")  # its module fixture, built once a run
+
 GAMES = 10_000
 # Generous, so that a loaded machine running the suite in parallel does not
 # fail it; the figures measured on a quiet one are in the report.
