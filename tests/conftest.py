@@ -3,6 +3,7 @@ from hypothesis import settings
 
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
+from scorekeeper.testing import processes
 from support.compiled_templates import share_compiled_templates
 from support.compiled_url_rules import share_compiled_url_rules
 from support.stores import copy_store, migrated_template
@@ -85,3 +86,9 @@ def db(app):
     yield connection
     connection.close()
 
+
+
+def pytest_sessionfinish(session):
+    """A safety net under the fixtures' finalizers: no server or Caddy that a
+    test started outlives its run (its worker's, under xdist)."""
+    processes.stop_all()
