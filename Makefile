@@ -38,8 +38,10 @@ check: $(TEST_STAMP) chromium https-tools translations lint
 	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadgroup \
 	  -m "not browser and not real_time and not slow" $(PYTEST_ARGS)
 
+# ruff's rules, then who may import whom (import-linter's contracts): both in pyproject.toml.
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # Once `make test` passes after a dependency changed: the versions it passed with.
 constraints: $(TEST_STAMP)
