@@ -51,6 +51,13 @@ def french(client):
 
 
 @pytest.fixture
+def english(client):
+    """The test client of a device that chose English."""
+    client.set_cookie("lang", "en")
+    return client
+
+
+@pytest.fixture
 def api(client):
     """A small JSON API client: api.post(path, body) -> response."""
 

@@ -14,11 +14,7 @@ from scorekeeper.service import person_stats, players, ratings, stats
 from scorekeeper.service.unnamed import is_default
 from scorekeeper.storage import db as stores
 from scorekeeper.storage import migrations
-
-
-def text(html):
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
+from support.pages import spaced_text as text
 
 
 def finish(api, game_id, winner=0):
