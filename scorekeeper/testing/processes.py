@@ -11,19 +11,23 @@ import sys
 
 _running: set[subprocess.Popen] = set()
 PR_SET_PDEATHSIG = 1  # Linux's prctl option: a signal for the child when its parent dies
+# Looked up here, not in the child between fork and exec, where loading a
+# library could wait forever on a lock another thread held at the fork.
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
 
 
 def _die_with_parent() -> None:
     """In the child, before it runs: SIGKILL when the process that started it
-    dies, even killed outright (no finalizer of its runs then)."""
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    dies, even killed outright (no finalizer of its runs then). Linux sends it
+    when the thread that started the child ends: start a server from a thread
+    that outlives it (the test's own, as every fixture does)."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def start(command: list[str], **options) -> subprocess.Popen:
     """subprocess.Popen(command, **options), in a new process group."""
-    linux = sys.platform.startswith("linux")
     process = subprocess.Popen(command, process_group=0,
-                               preexec_fn=_die_with_parent if linux else None, **options)
+                               preexec_fn=_die_with_parent if _prctl else None, **options)
     _running.add(process)
     return process
 
