@@ -22,27 +22,26 @@ TEST_STAMP := $(VENV)/.test-$(VERSION)
 run: $(RUN_STAMP) translations
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
 
-# --dist loadfile: a module's tests run on one worker, one after the other, so
-# that a module's fixture (a smoke run of the benchmark, 10,000 games) is built
-# once per run, not once per worker; a browser module without such a fixture
-# is handed out test by test (tests/support/scheduling.py). Three workers on
-# two cores: a browser test waits on its page and its server for part of
-# its time, which a third worker fills (4 min 50 s against 5 min 49 s with
-# two); four took longer (Chromium's renderers fight for the cores) and once
-# left a touch of a real-time test unanswered (tests/README.md).
+# `--dist loadgroup`: the tests of a module marked `xdist_group` (its module
+# fixture is costly: the benchmark's smoke run, 10,000 games) run on one
+# worker, in a row, the largest groups first; every other test goes to the
+# next free worker. Three workers on two cores: a browser test waits on its
+# page and its server for part of its time, which a third worker fills.
 TEST_WORKERS ?= 3
 test: $(TEST_STAMP) chromium https-tools translations lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
-# No browser, no real-time wait (the markers of pyproject.toml): a few minutes.
+# No browser, no real-time wait (the markers of pyproject.toml).
 # The fuzzers send a quarter of their requests here (all of them in `make test`).
 CHECK_WORKERS ?= 2
 check: $(TEST_STAMP) chromium https-tools translations lint
-	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadfile \
+	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadgroup \
 	  -m "not browser and not real_time and not slow" $(PYTEST_ARGS)
 
+# ruff's rules, then who may import whom (import-linter's contracts): both in pyproject.toml.
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # Once `make test` passes after a dependency changed: the versions it passed with.
 constraints: $(TEST_STAMP)

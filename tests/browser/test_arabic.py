@@ -13,6 +13,8 @@ from support.accessibility import check_both_themes
 from support.table import expect_scores, mark, tap
 from support.timings import QUICK_ENV
 
+pytestmark = pytest.mark.xdist_group("arabic")  # its module fixture, built once a run
+
 ARABIC = {"locale": "ar-MA"}  # the browser asks for Arabic: Accept-Language ar-MA
 
 

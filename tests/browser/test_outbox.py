@@ -33,6 +33,8 @@ from support.table import (
 )
 from support.timings import QUICK_ENV
 
+pytestmark = pytest.mark.xdist_group("outbox")  # its module fixture, built once a run
+
 TAPS = ("Missa pour Nous", "1 Bount pour Nous", "5 Khamsa pour Eux")
 EVENTS = [{"type": "missa", "side": 0}, {"type": "hit", "side": 0, "value": 1},
           {"type": "hit", "side": 1, "value": 5}]

@@ -10,21 +10,21 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.testing.caddy import serving_https, trusting_home
-from scorekeeper.testing.chromium import PHONE, chromium
+from scorekeeper.testing.chromium import PHONE
 from scorekeeper.web.guard import access
+from support.https import served_over_https
 from support.table import tap
+
+pytestmark = pytest.mark.xdist_group("over_https")  # its module fixture, built once a run
 
 KEY, SECRET = "httpskey2345", "a secret for the https test only"
 
 
 @pytest.fixture(scope="module")
 def https_table(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("https")
-    with serving_https(folder, "https", FLASK_ACCESS_KEY=KEY, FLASK_SECRET_KEY=SECRET) as (
-            live, caddy):
-        with chromium(home=trusting_home(folder, caddy.root_certificate)) as browser:
-            yield browser, caddy
+    with served_over_https(tmp_path_factory.mktemp("https"), "https", FLASK_ACCESS_KEY=KEY,
+                            FLASK_SECRET_KEY=SECRET) as (browser, live, caddy):
+        yield browser, caddy
 
 
 def test_a_phone_gets_in_pairs_another_taps_and_exports_over_https(https_table):

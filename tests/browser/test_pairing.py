@@ -9,6 +9,8 @@ from scorekeeper.testing.chromium import FLAGS, PHONE, TABLE_HOST
 from scorekeeper.testing.live_server import LiveServer
 from support.accessibility import check
 
+pytestmark = pytest.mark.xdist_group("pairing")  # its module fixture, built once a run
+
 KEY = "abcdefghjkmn"
 
 

@@ -6,10 +6,11 @@ the result's heading and score line read whole right to left, the
 3-player review's running score holds on one line, and the 4-player score
 boxes show the teams' names."""
 
-import json
 
 import pytest
 from playwright.sync_api import expect
+
+from support.table import post
 
 SMALL = {"width": 360, "height": 640}
 TEAMS = ["Karim & Salma", "Abdelkader & Mohammed"]
@@ -27,11 +28,6 @@ CHAR_LINES = """e => {
   }
   return out; }"""
 CLIPPED = "e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1"
-
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
 
 
 def lines_of(locator):

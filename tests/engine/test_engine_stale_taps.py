@@ -22,17 +22,9 @@ from scorekeeper.engine.stale import (
     stale_count,
     stale_tap,
 )
-from support.engine import A, B, game, play, setup
+from support.engine import A, B, game, hit, missa, play, setup
 
 GAME = setup()
-
-
-def missa(side, last_card=False):
-    return {"type": "missa", "side": side, "last_card": last_card}
-
-
-def hit(side, value):
-    return {"type": "hit", "side": side, "value": value}
 
 
 def events(*payloads, first=1):

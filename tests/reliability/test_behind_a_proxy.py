@@ -7,12 +7,15 @@ and `/pair` the access key."""
 
 import json
 import re
+from contextlib import contextmanager
 
 import pytest
 
 from scorekeeper.testing.caddy import Caddy
 from scorekeeper.testing.live_server import LiveServer, free_ports
 from scorekeeper.web.guard import access
+
+pytestmark = pytest.mark.xdist_group("behind_a_proxy")  # its module fixture, built once a run
 
 KEY, SECRET = "proxykey2345", "a secret for the proxy tests only"
 
@@ -25,33 +28,32 @@ def serve(folder, name, **env):
     return live
 
 
-@pytest.fixture(scope="module")
-def untold(tmp_path_factory):
-    """No TRUSTED_PROXY: the app is not told a proxy stands in front; the
-    proxy asks it for its own loopback address."""
-    folder = tmp_path_factory.mktemp("untold")
-    live = serve(folder, "untold")
-    caddy = Caddy(folder, live.port, host_of_upstream=True)
+@contextmanager
+def behind_caddy(folder, name, host_of_upstream=False, **env):
+    live = serve(folder, name, **env)
+    caddy = Caddy(folder, live.port, host_of_upstream=host_of_upstream)
     try:
         caddy.start()
         yield live, caddy
     finally:
         caddy.stop()
         live.kill()
+
+
+@pytest.fixture(scope="module")
+def untold(tmp_path_factory):
+    """No TRUSTED_PROXY: the app is not told a proxy stands in front; the
+    proxy asks it for its own loopback address."""
+    with behind_caddy(tmp_path_factory.mktemp("untold"), "untold", host_of_upstream=True) as both:
+        yield both
 
 
 @pytest.fixture(scope="module")
 def told(tmp_path_factory):
     """TRUSTED_PROXY=127.0.0.1: the app knows who asks through it."""
-    folder = tmp_path_factory.mktemp("told")
-    live = serve(folder, "told", FLASK_TRUSTED_PROXY="127.0.0.1")
-    caddy = Caddy(folder, live.port)
-    try:
-        caddy.start()
-        yield live, caddy
-    finally:
-        caddy.stop()
-        live.kill()
+    with behind_caddy(tmp_path_factory.mktemp("told"), "told",
+                      FLASK_TRUSTED_PROXY="127.0.0.1") as both:
+        yield both
 
 
 def new_game(live) -> str:

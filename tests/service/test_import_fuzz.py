@@ -28,6 +28,8 @@ from scorekeeper.storage import db as stores
 from scorekeeper.storage.db import write_transaction
 from support.nights import start_night
 
+pytestmark = pytest.mark.xdist_group("import_fuzz")  # its module fixture, built once a run
+
 TABLES = ("games", "events", "game_sides", "players", "player_changes", "seats", "rated_games",
           "rating_steps", "person_ratings", "nights", "night_entrants", "night_tables",
           "settings", "presets")

@@ -45,6 +45,8 @@ from scorekeeper.storage import migrations, store
 from scorekeeper.storage.db import connect
 from scorekeeper.web import api
 
+pytestmark = pytest.mark.xdist_group("properties")  # its module fixture, built once a run
+
 PLAYERS = [2, 3, 4]
 NOW = "2026-12-02T10:00:00.000+00:00"
 FAST = settings(max_examples=80, deadline=None)

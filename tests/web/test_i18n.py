@@ -20,6 +20,8 @@ from scorekeeper import create_app
 from scorekeeper.web.wording.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
 from support.page_forms import forms_of, submit
 
+pytestmark = pytest.mark.xdist_group("i18n")  # its module fixture, built once a run
+
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
 # The keywords of the extract command (docs/TRANSLATIONS.md, "A new sentence"): -k N_ -k _l -k lazy_gettext.

@@ -8,11 +8,7 @@ import re
 import pytest
 
 from support.page_forms import press
-
-
-def text(html):
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
+from support.pages import spaced_text as text
 
 
 def row(html, name):

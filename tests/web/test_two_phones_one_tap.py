@@ -4,20 +4,15 @@ carries the version its board showed, and a tap made on a board another
 phone has changed since is judged by what it meant there (docs/BOARD.md,
 "Two phones"), refused (409) when its meaning changed, saying why."""
 
-import html
 
 from scorekeeper.service import scoreboard
 from support.page_forms import find_button, forms_of, submit
-from support.pages import api_state, start_game, text
+from support.pages import api_state, start_game, words
 
 
 def _board_form(client, board, value):
     page = client.get(board).get_data(as_text=True)
     return find_button(page, value)
-
-
-def _words(response):
-    return text(html.unescape(response.get_data(as_text=True)))
 
 
 def test_every_board_form_carries_the_version_it_shows(client):
@@ -35,14 +30,14 @@ def test_the_same_tap_from_a_second_phone_counts_once_and_says_so(client):
     assert submit(client, *phone_a).status_code == 303
     refused = submit(client, *phone_b, headers={"X-Board": "1"})
     assert refused.status_code == 409
-    assert "Déjà enregistré sur un autre téléphone" in _words(refused)
+    assert "Déjà enregistré sur un autre téléphone" in words(refused)
     # That very tap stands: the outbox keeps the versions of the taps after it.
     assert refused.headers.get("X-Tap-Stands") == "1"  # as record 1, phone A's
     assert api_state(client, board)["scores"] == [1, 0]
     # Without the page's script: the fresh board, the sentence in its notice.
     again = submit(client, *_board_form(client, board, "next_deal"))
     stale = submit(client, *phone_b, follow_redirects=True)
-    assert "Déjà enregistré sur un autre téléphone" in _words(stale)
+    assert "Déjà enregistré sur un autre téléphone" in words(stale)
     assert again.status_code == 303 and api_state(client, board)["scores"] == [1, 0]
 
 
@@ -63,9 +58,9 @@ def test_a_tap_of_the_deal_before_is_refused_saying_the_deal_moved_on(client):
     client.post("/api" + board + "/events", json={"type": "next_deal"})
     refused = submit(client, *phone_b, headers={"X-Board": "1"})
     assert refused.status_code == 409
-    assert "Another phone moved on to the next deal: not counted." in _words(refused)
+    assert "Another phone moved on to the next deal: not counted." in words(refused)
     # A Missa of the deal before happened all the same: the scorer may tap it again.
-    assert "Check the score, tap again if needed." in _words(refused)
+    assert "Check the score, tap again if needed." in words(refused)
     assert "X-Tap-Stands" not in refused.headers  # this tap is not in the game
     assert api_state(client, board)["scores"] == [0, 0]
 
@@ -86,7 +81,7 @@ def test_a_tap_undone_on_the_other_phone_is_no_reason_to_say_already_recorded(cl
     client.post("/api" + board + "/events", json={"type": "missa", "side": 0})
     client.post("/api" + board + "/undo", json={})
     refused = submit(client, *phone_b, headers={"X-Board": "1"})
-    assert refused.status_code == 409 and "Already recorded" not in _words(refused)
+    assert refused.status_code == 409 and "Already recorded" not in words(refused)
 
 
 def test_a_tap_on_a_board_that_had_just_followed_the_same_tap_counts_once(client):
@@ -99,7 +94,7 @@ def test_a_tap_on_a_board_that_had_just_followed_the_same_tap_counts_once(client
     client.post("/api" + board + "/events", json={"type": "missa", "side": 0})  # phone A
     followed = _board_form(client, board, "missa.0")  # phone B, followed: version 1
     refused = submit(client, *followed, extra={"followed_from": "0"}, headers={"X-Board": "1"})
-    assert refused.status_code == 409 and "Already recorded" in _words(refused)
+    assert refused.status_code == 409 and "Already recorded" in words(refused)
     assert api_state(client, board)["scores"] == [1, 0]
     client.post("/api" + board + "/events", json={"type": "hit", "side": 0, "value": 1})
     khamsa = _board_form(client, board, "hit.1.5")  # on the Bount just shown: version 2
@@ -119,7 +114,7 @@ def test_a_khamsa_tapped_on_a_board_without_the_bount_the_other_phone_recorded_c
     phone_a = _board_form(client, board, "hit.1.5")
     client.post("/api" + board + "/events", json={"type": "hit", "side": 0, "value": 1})
     counted = submit(client, *phone_a, headers={"X-Board": "1"})
-    assert counted.status_code == 200, _words(counted)
+    assert counted.status_code == 200, words(counted)
     client.post("/api" + board + "/events", json={"type": "chain_end"})
     assert api_state(client, board)["scores"] == [0, 5]
 
@@ -138,8 +133,8 @@ def test_an_undo_tapped_right_after_the_board_showed_the_other_phones_tap_undoes
     refused = submit(client, undo, extra={"followed_from": str(before)},
                      headers={"X-Board": "1"})
     assert refused.status_code == 409
-    assert "Changed on another phone: nothing undone." in _words(refused)
-    assert "Earlier events: Options, then Review and correct." in _words(refused)  # not "undo again"
+    assert "Changed on another phone: nothing undone." in words(refused)
+    assert "Earlier events: Options, then Review and correct." in words(refused)  # not "undo again"
     assert api_state(client, board)["scores"] == [1, 1]
     # Seen (no followed_from): the Undo takes back what it names.
     undo = [form for form in forms_of(client.get(board).get_data(as_text=True))
@@ -179,9 +174,9 @@ def test_a_waiting_khamsa_after_its_own_bount_counts_however_the_other_phones_ta
     monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # the Khamsa sent a while after
     # The way it was sent before: the board's version plus the tap before it.
     old_way = submit(client, *khamsa, extra={"expected_version": "1"}, headers={"X-Board": "1"})
-    assert old_way.status_code == 409 and "undid an event" in _words(old_way)
+    assert old_way.status_code == 409 and "undid an event" in words(old_way)
     counted = submit(client, *khamsa, extra={"after": token}, headers={"X-Board": "1"})
-    assert counted.status_code == 200, _words(counted)
+    assert counted.status_code == 200, words(counted)
     client.post("/api" + board + "/events", json={"type": "chain_end"})
     assert api_state(client, board)["scores"] == [0, 6]
 
@@ -197,7 +192,7 @@ def test_a_waiting_khamsa_is_refused_when_the_other_phone_changed_its_chain_afte
     client.post("/api" + board + "/events", json={"type": "chain_end"})
     monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)
     refused = submit(client, *khamsa, extra={"after": token}, headers={"X-Board": "1"})
-    assert refused.status_code == 409 and "changed the open chain" in _words(refused)
+    assert refused.status_code == 409 and "changed the open chain" in words(refused)
     assert api_state(client, board)["scores"] == [1, 0]
 
 
@@ -215,10 +210,10 @@ def test_a_second_missa_that_waited_behind_the_first_counts_however_late_it_is_s
     monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # sent a while after the first
     again = {"token": token + ".second"}
     refused = submit(client, form, button, extra=again, headers={"X-Board": "1"})
-    assert refused.status_code == 409 and "Already recorded" in _words(refused)
+    assert refused.status_code == 409 and "Already recorded" in words(refused)
     counted = submit(client, form, button, extra={**again, "after": token},
                      headers={"X-Board": "1"})
-    assert counted.status_code == 200, _words(counted)
+    assert counted.status_code == 200, words(counted)
     assert api_state(client, board)["scores"] == [2, 0]
 
 
@@ -248,7 +243,7 @@ def test_an_undo_that_waited_behind_its_own_missa_takes_it_back_whatever_came_be
     assert submit(client, *missa, headers={"X-Board": "1"}).status_code == 200
     monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # the Undo sent a while after
     old_way = submit(client, *undo, extra={"expected_version": "1"}, headers={"X-Board": "1"})
-    assert old_way.status_code == 409 and "nothing undone" in _words(old_way)
+    assert old_way.status_code == 409 and "nothing undone" in words(old_way)
     undone = submit(client, *undo, extra={"after": token}, headers={"X-Board": "1"})
-    assert undone.status_code == 200, _words(undone)
+    assert undone.status_code == 200, words(undone)
     assert api_state(client, board)["scores"] == [0, 1]

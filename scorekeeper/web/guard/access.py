@@ -1,3 +1,5 @@
+# Not Flask's TRUSTED_HOSTS (werkzeug 3.1 cannot name [::1], 127.x or LOCALHOST) nor ProxyFix (server.py reads the
+# proxy's headers before the body, for its limits): tests/web/test_host_and_proxy_libraries.py.
 """Who gets in: the table, and nobody else.
 
 Every request first names a host the app answers to (`Host`): the loopback

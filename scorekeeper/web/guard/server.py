@@ -1,3 +1,4 @@
+# Our own on waitress's classes: no WSGI server limits a stranger's body and connections before reading them.
 """waitress, hardened against a device on the network that has no key.
 
 waitress reads requests asynchronously and gives its threads only complete
