@@ -112,17 +112,20 @@ def check(config: Path, where: str, timeout: float = CHECK_SECONDS) -> None:
                            f"({_litestream_error(done.stderr)}).")
 
 
-def _die_with_the_server() -> None:
-    """In Litestream's process, before it runs: a SIGTERM when the server dies
-    (Linux), so that a server killed outright leaves no Litestream behind."""
+def _dies_with_the_server() -> Callable[[], None] | None:
+    """What Litestream's process runs before Litestream (Linux): a SIGTERM for it
+    when the server dies, so that a server killed outright leaves no Litestream
+    behind. Looked up here, before the fork: the child may call C, not import."""
+    if not sys.platform.startswith("linux"):
+        return None  # elsewhere the server's own exit stops it
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
-    except (OSError, AttributeError):  # not Linux: stopped by the server's own exit
-        pass
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig, sigterm = 1, int(signal.SIGTERM)
+    return lambda: prctl(pr_set_pdeathsig, sigterm)
 
 
 def start(config: Path) -> subprocess.Popen:
@@ -134,7 +137,7 @@ def start(config: Path) -> subprocess.Popen:
          str(config)],
         stdin=subprocess.DEVNULL, stdout=sys.stderr, stderr=sys.stderr,
         start_new_session=True,
-        preexec_fn=_die_with_the_server if sys.platform.startswith("linux") else None,
+        preexec_fn=_dies_with_the_server(),
     )
 
 

@@ -93,7 +93,7 @@ def burst(server: LiveServer, games: int, taps: int) -> dict[str, dict]:
     """New games and taps through the JSON API, each acknowledged; the state
     each game's last answer gave."""
     answered = {}
-    for number in range(games):
+    for _ in range(games):
         game_id = server.new_game()
         for seq in range(1, taps + 1):
             status, body = server.call("POST", f"/api/games/{game_id}/events", {
@@ -219,7 +219,7 @@ def replicated_store(folder: Path, games: int, taps: int) -> tuple[Path, Path]:
     client = create_app({"TESTING": True, "DATABASE": str(database)}).test_client()
     for _ in range(games):
         game_id = client.post("/api/games", json={"sides": ["A", "B"]}).get_json()["id"]
-        for seq in range(taps):
+        for _ in range(taps):
             response = client.post(f"/api/games/{game_id}/events",
                                    json={"type": "adjust", "side": 0, "points": 1})
             assert response.status_code == 200
@@ -279,3 +279,18 @@ def test_a_folder_is_given_to_litestream_as_a_file_address_and_a_bucket_as_it_is
     assert replica.address(str(tmp_path / "r")) == (tmp_path / "r").resolve().as_uri()
     assert replica.address("s3://club-bucket/ronda") == "s3://club-bucket/ronda"
     assert replica.address("sftp://club@nas.lan/ronda") == "sftp://club@nas.lan/ronda"
+
+
+def make_dry_run(*args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("FLASK_REPLICA", "MAKEFLAGS")}
+    return subprocess.run(["make", "-n", "-B", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=30, check=True, env=env).stdout
+
+
+def test_make_run_installs_litestream_only_when_a_replica_is_asked_for():
+    assert "[replica]" not in make_dry_run("run")  # a phone's `make run` stays pure Python
+    assert "pip install --quiet -c constraints.txt -e '.[replica]'" in make_dry_run(
+        "run", "FLASK_REPLICA=/media/usb/ronda")
+    restoring = make_dry_run("restore", "REPLICA=/media/usb/ronda")
+    assert "-e '.[replica]'" in restoring
+    assert 'python -m scorekeeper.restore_replica "/media/usb/ronda"' in restoring
