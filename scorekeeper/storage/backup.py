@@ -173,6 +173,12 @@ def _rebuilt(staged: sqlite3.Connection) -> tuple[sqlite3.Connection, list[str]]
 LITESTREAM_TABLES = ("_litestream_seq", "_litestream_lock")
 
 
+def litestream_folder(database: str) -> Path:
+    """Where Litestream keeps its record of a store it replicates, beside it."""
+    path = Path(database)
+    return path.with_name(f".{path.name}-litestream")
+
+
 def _objects(conn: sqlite3.Connection) -> set[tuple[str, str]]:
     """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) and
     Litestream's aside."""
@@ -264,6 +270,9 @@ def _restore(database: str, source_file: Path, backup_dir: Path, keep: int, time
                 raise
             saved = _set_aside(database, backup_dir)  # past reading: keep its bytes
         _put_back(fresh, database, timeout)
+        # Litestream's record of the store replaced: the restored one is a
+        # new file, which Litestream copies whole at its next start.
+        shutil.rmtree(litestream_folder(database), ignore_errors=True)
     except sqlite3.OperationalError as error:
         if _locked(error):
             raise BackupError(IN_USE) from None

@@ -128,11 +128,11 @@ def lose(instance: Path, what: str) -> None:
     if what == "the disk":
         shutil.rmtree(instance)
         return
-    # The store and Litestream's own folder beside it; the backups and the keys stay.
-    for path in instance.iterdir():
-        if path.name.startswith(("scorekeeper.sqlite3", ".scorekeeper.sqlite3")):
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    # The store alone: its backups, the keys and Litestream's record of it stay.
+    for path in instance.glob("scorekeeper.sqlite3*"):
+        path.unlink()
     assert backup.backups(instance / "backups")
+    assert backup.litestream_folder(str(instance / "scorekeeper.sqlite3")).is_dir()
 
 
 @pytest.mark.slow
@@ -155,6 +155,7 @@ def test_every_tap_acknowledged_before_the_window_survives_a_power_cut(tmp_path,
     restored = restore(instance, where)
     assert restored.returncode == 0, restored.stderr
     assert games_in(instance / "scorekeeper.sqlite3", answered) == answered
+    assert not backup.litestream_folder(str(instance / "scorekeeper.sqlite3")).exists()
     events = 2 * 40 + 2 * 60
     assert f"4 games, {events} events" in restored.stdout
 
@@ -265,14 +266,18 @@ def test_a_restore_from_nothing_says_so_and_makes_nothing(tmp_path):
     assert not (tmp_path / "instance").exists()
 
 
-def test_a_backup_of_a_replicated_store_restores_without_naming_litestreams_tables(tmp_path):
+def test_flask_restore_on_a_replicated_store_leaves_litestreams_own_out_quietly(tmp_path):
     database, _ = replicated_store(tmp_path, games=1, taps=3)
     with sqlite3.connect(database) as store:
         tables = {row[0] for row in store.execute("SELECT name FROM sqlite_master")}
     assert set(backup.LITESTREAM_TABLES) <= tables  # Litestream's bookkeeping, in the store
+    record = backup.litestream_folder(str(database))
+    assert record.is_dir()
     made = backup.make_backup(str(database), tmp_path / "backups")
-    restored = backup.restore(str(tmp_path / "elsewhere.sqlite3"), made, tmp_path / "backups")
+    restored = backup.restore(str(database), made, tmp_path / "backups")
     assert restored.left_out == []
+    # Its record of the store replaced would not fit the new file.
+    assert not record.exists()
 
 
 def test_a_folder_is_given_to_litestream_as_a_file_address_and_a_bucket_as_it_is(tmp_path):
