@@ -54,13 +54,8 @@ def _network_address(host: str) -> str | None:
     return lan_address() if host in ("0.0.0.0", "::") else host
 
 
-def main() -> None:
-    host = os.environ.get("HOST", "0.0.0.0")
-    port = int(os.environ.get("PORT", "5000"))
-    try:
-        app = create_app()
-    except (SecretError, CatalogError) as error:
-        sys.exit(f"The scorekeeper cannot start: {error}")
+def announce(app, host: str, port: int) -> None:
+    """Where to find the app: its address, and for a phone a QR code and the key."""
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Ronda scorekeeper: http://{shown_host}:{port}/", flush=True)
     lan = _network_address(host)
@@ -78,13 +73,26 @@ def main() -> None:
               f"{app.config['ACCESS_KEY']}", flush=True)
     if host not in LOCAL_HOSTS:
         print(PLAIN_HTTP_NOTE.format(port=port), flush=True)
+
+
+def main() -> None:
+    host = os.environ.get("HOST", "0.0.0.0")
+    port = int(os.environ.get("PORT", "5000"))
     try:
+        app = create_app()
+    except (SecretError, CatalogError) as error:
+        sys.exit(f"The scorekeeper cannot start: {error}")
+    try:
+        # The replica is written before the address is given: a server that
+        # cannot keep it shows no QR code to a phone.
         with serving_lock(app.config["DATABASE"]), _replica(app):
+            announce(app, host, port)
             server.serve(app, host=host, port=port)
     except StoreInUse as error:
         sys.exit(f"The scorekeeper cannot start: {error}")
     except replica.ReplicaError as error:
-        sys.exit(f"The scorekeeper {'stopped' if replica_running.is_set() else 'cannot start'}: {error}")
+        done = "stopped" if replica_running.is_set() else "cannot start"
+        sys.exit(f"The scorekeeper {done}: {error}")
 
 
 replica_running = threading.Event()  # a ReplicaError once it is set stopped the server

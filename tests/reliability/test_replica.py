@@ -188,7 +188,8 @@ def test_the_server_does_not_start_with_a_replica_it_cannot_write(tmp_path):
     assert said.startswith(f"The scorekeeper cannot start: the replica {where} cannot be "
                            "written (")
     assert said.endswith(").") and "not a directory" in said
-    assert "Serving on" not in done.stdout + done.stderr
+    # Refused before the address and the QR code are given to a phone.
+    assert "Ronda scorekeeper: http" not in done.stdout and "Serving on" not in done.stderr
 
 
 def test_the_server_and_litestream_stop_together(tmp_path, servers):
@@ -299,3 +300,12 @@ def test_make_run_installs_litestream_only_when_a_replica_is_asked_for():
     restoring = make_dry_run("restore", "REPLICA=/media/usb/ronda")
     assert "-e '.[replica]'" in restoring
     assert 'python -m scorekeeper.restore_replica "/media/usb/ronda"' in restoring
+
+
+def test_a_restore_without_a_replica_says_what_to_type(tmp_path):
+    done = restore(tmp_path / "instance", "")
+    assert done.returncode != 0
+    assert done.stderr.strip() == ("Say which replica to restore from: make restore "
+                                   "REPLICA=<the folder or address that make run "
+                                   "FLASK_REPLICA=... replicated to>")
+    assert not (tmp_path / "instance").exists()
