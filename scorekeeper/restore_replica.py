@@ -12,6 +12,10 @@ from .storage import replica
 from .web.app import configured_app
 
 
+def counted(number: int, thing: str) -> str:
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"
+
+
 def when(stored: str | None) -> str:
     """A stored UTC time as a reader reads it, in this machine's time zone too."""
     if stored is None:
@@ -35,8 +39,8 @@ def main(argv: list[str] | None = None) -> None:
     except replica.ReplicaError as error:
         sys.exit(f"The restore was refused: {error}")
     print(f"Restored the store from {where} into {database}, checked whole (SQLite's "
-          f"integrity check, the app's migrations): {held.games} games, {held.events} "
-          f"events, {when(held.last_event_at)}.", flush=True)
+          f"integrity check, the app's migrations): {counted(held.games, 'game')}, "
+          f"{counted(held.events, 'event')}, {when(held.last_event_at)}.", flush=True)
     print(f"To serve it and go on replicating: make run FLASK_REPLICA={where}", flush=True)
 
 
