@@ -2,7 +2,9 @@
 say where to find it: an address, and a QR code that opens the app on a
 phone once (a pairing code, scorekeeper/web/guard/pairing.py), with the access key for
 a phone that cannot scan. The server is waitress, hardened against a
-stranger on the same network (scorekeeper/web/guard/server.py)."""
+stranger on the same network (scorekeeper/web/guard/server.py). With
+FLASK_REPLICA, Litestream runs beside it and keeps a copy of the store there
+(scorekeeper/storage/replica.py)."""
 
 import _thread
 import os
