@@ -7,8 +7,8 @@ it left to right on an Arabic page: read from the right, "سلمى & Karim"."""
 
 import pytest
 
-from support.timings import QUICK_ENV
 from scorekeeper.testing.live_server import serving
+from support.timings import QUICK_ENV
 
 TEAMS = ["Karim & سلمى", "Youssef & نادية"]
 

@@ -14,7 +14,6 @@ import copy
 import json
 import os
 import random
-import threading
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -27,6 +26,7 @@ from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import db as stores
 from scorekeeper.storage.db import write_transaction
 from support.nights import start_night
+from support.race import race
 
 TABLES = ("games", "events", "game_sides", "players", "player_changes", "seats", "rated_games",
           "rating_steps", "person_ratings", "nights", "night_entrants", "night_tables",
@@ -262,25 +262,6 @@ def test_the_document_unbroken_imports_once_then_is_skipped(fuzz):
 
 
 # -- two writers at once ---------------------------------------------------------------------
-
-def race(*jobs):
-    """Run the jobs at the same moment, each in its thread; their results (or errors)."""
-    start, results = threading.Barrier(len(jobs)), [None] * len(jobs)
-
-    def run(index, job):
-        start.wait()
-        try:
-            results[index] = job()
-        except Exception as error:  # what a writer ran into: a refusal, or a bug
-            results[index] = error
-
-    threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
-
 
 @pytest.mark.parametrize("same_key", [True, False])
 def test_two_writers_start_a_nights_round_once(tmp_path, same_key):

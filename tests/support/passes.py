@@ -2,6 +2,8 @@
 code or the typed key gives one (scorekeeper/service/phones.py), put in the
 store directly. The one place that knows how a test device gets in."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 from scorekeeper.service import phones
@@ -32,3 +34,17 @@ def let_in(client, app, host="localhost", hosting: bool = False) -> str:
                      host=hosting)
     client.set_cookie(access.COOKIE, token, domain=host)
     return token
+
+
+def host_by_command(live, phone_id: int | None = None) -> int:
+    """This machine marks a phone of the live server `live` as one of the
+    table's hosts with `flask phones --host ID`, as a host that reaches the
+    table only through a proxy does: the phone last seen, unless `phone_id`."""
+    command = [sys.executable, "-m", "flask", "--app", "scorekeeper", "phones"]
+    if phone_id is None:
+        listed = subprocess.run(command, env=live.env, cwd=live.root, capture_output=True,
+                                text=True, check=True)
+        phone_id = int(listed.stdout.split("\t", 1)[0])
+    subprocess.run(command + ["--host", str(phone_id)], env=live.env, cwd=live.root,
+                   capture_output=True, check=True)
+    return phone_id
