@@ -71,20 +71,19 @@ def opens(client, environ) -> bool:
 
 
 def setup_table(app, client):
-    """A host's phone (this machine marked it on its Phones page) and a guest's."""
+    """A host's phone (this machine presses "Make host" on its Phones page) and a guest's."""
     access.allow_host(app, TABLE)
     host, host_phone = typed_key(app, HOST)
     guest, guest_phone = typed_key(app, GUEST)
-    made = submit(client, a_form_of(client, MACHINE, f"/phones/{host_phone.id}/host"))
-    assert made.status_code == 303
+    # Its answer is the subject of test_a_host_turns_a_guest_away_and_marks_another_host.
+    submit(client, a_form_of(client, MACHINE, f"/phones/{host_phone.id}/host"))
     return (host, host_phone), (guest, guest_phone)
 
 
 def test_a_guest_cannot_turn_the_hosts_phone_away(app, client):
+    """Before: the guest posted /phones/<id>/away for each listed id and
+    locked the host's phone out, keeping its own pass."""
     (host, host_phone), (guest, guest_phone) = setup_table(app, client)
-    page = guest.get("/phones", **where(GUEST)).get_data(as_text=True)
-    actions = [f.action for f in forms_of(page)]
-    assert actions == [f"/phones/{guest_phone.id}/away"]  # only its own button
     for target in (host_phone.id, 1, 2, 3):
         if target == guest_phone.id:
             continue
@@ -93,6 +92,9 @@ def test_a_guest_cannot_turn_the_hosts_phone_away(app, client):
         assert refused.status_code == 403
         assert "hôtes" in html.unescape(refused.get_data(as_text=True))
     assert opens(host, HOST) and opens(guest, GUEST)
+    page = guest.get("/phones", **where(GUEST)).get_data(as_text=True)
+    actions = [f.action for f in forms_of(page)]
+    assert actions == [f"/phones/{guest_phone.id}/away"]  # only its own button
     # Nor can it make itself a host.
     assert submit(guest, a_form_of(guest, GUEST, f"/phones/{guest_phone.id}/host"),
                   **where(GUEST)).status_code == 403
@@ -125,29 +127,36 @@ def test_a_guest_shows_no_pairing_code(app, client):
 
 
 def test_a_phone_turned_away_takes_its_codes_and_the_passes_they_gave(app, client):
-    """A host's phone showed codes ahead; once turned away, none lets anybody
-    in, and the phones its codes let in (and theirs) are turned away with it."""
+    """Before: a phone showed codes ahead; turned away, it spent one in a
+    fresh browser and was back in; the phones its codes let in stayed in."""
     (host, host_phone), _ = setup_table(app, client)
     codes = [code_from(host, HOST) for _ in range(3)]
     joined, response = spend(app, codes[0], NEWCOMER)
     assert response.status_code == 303 and opens(joined, NEWCOMER)
-    newcomer = phone_of(app, pass_of(response))
-    assert newcomer.minted_by == host_phone.id
-    # This machine makes the newcomer a host too, and it lets a third phone in.
-    submit(client, a_form_of(client, MACHINE, f"/phones/{newcomer.id}/host"))
-    third_env = {"REMOTE_ADDR": "192.168.1.78"}
-    third, response = spend(app, code_from(joined, NEWCOMER), third_env)
-    assert response.status_code == 303 and opens(third, third_env)
-    # This machine turns the first host away.
-    assert submit(client, a_form_of(client, MACHINE, f"/phones/{host_phone.id}/away")).status_code \
-        == 303
-    assert not opens(host, HOST) and not opens(joined, NEWCOMER) and not opens(third, third_env)
+    # This machine turns the phone that showed the codes away.
+    assert submit(client, a_form_of(client, MACHINE, f"/phones/{host_phone.id}/away")) \
+        .status_code == 303
+    assert not opens(host, HOST) and not opens(joined, NEWCOMER)
     # Its codes shown ahead open nothing, in a fresh browser.
     for code in codes[1:]:
         fresh, response = spend(app, code, {"REMOTE_ADDR": "192.168.1.90"})
         assert response.status_code == 403 and not opens(fresh, {"REMOTE_ADDR": "192.168.1.90"})
-        assert fresh.get("/games/export.json", environ_base={"REMOTE_ADDR": "192.168.1.90"},
-                         headers=ON_THE_TABLE).status_code == 403
+        assert fresh.get("/games/export.json", **where({"REMOTE_ADDR": "192.168.1.90"})) \
+            .status_code == 403
+
+
+def test_turning_a_host_away_takes_the_phones_of_its_codes_and_of_theirs(app, client):
+    (host, host_phone), (guest, _) = setup_table(app, client)
+    joined, response = spend(app, code_from(host, HOST), NEWCOMER)
+    newcomer = phone_of(app, pass_of(response))
+    assert newcomer.minted_by == host_phone.id
+    submit(client, a_form_of(client, MACHINE, f"/phones/{newcomer.id}/host"))
+    third_env = {"REMOTE_ADDR": "192.168.1.78"}
+    third, response = spend(app, code_from(joined, NEWCOMER), third_env)
+    assert response.status_code == 303 and opens(third, third_env)
+    submit(client, a_form_of(client, MACHINE, f"/phones/{host_phone.id}/away"))
+    assert not opens(host, HOST) and not opens(joined, NEWCOMER) and not opens(third, third_env)
+    assert opens(guest, GUEST)  # let in by the key: nobody's code
 
 
 def test_codes_of_a_phone_turned_away_from_the_command_line_open_nothing(app, client):
@@ -175,11 +184,13 @@ def test_the_command_line_marks_a_host(app):
 
 
 def test_no_phone_evicts_another_ones_codes(app, client):
-    """Before, 32 codes in all: a phone asking /pair 32 times forgot every other code."""
-    (host, _), _ = setup_table(app, client)
+    """Before, 32 codes in all: a phone asking /pair 32 times forgot every
+    other code, the one this machine's screen showed included."""
+    (host, _), (guest, _) = setup_table(app, client)
     mine = code_from(client, MACHINE)  # this machine's screen shows it
-    for _ in range(40):
-        code_from(host, HOST)
+    for phone, environ in ((host, HOST), (guest, GUEST)):
+        for _ in range(40):
+            phone.get("/pair", **where(environ))  # a host gets codes, a guest a refusal
     joined, response = spend(app, mine, NEWCOMER)
     assert response.status_code == 303 and opens(joined, NEWCOMER)
 
