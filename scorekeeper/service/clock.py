@@ -2,6 +2,8 @@
 
 from datetime import datetime, timezone
 
+from ..engine.errors import N_, InvalidInput
+
 
 def utc_now() -> str:
     """Now, as the ISO 8601 UTC text every stored time uses."""
@@ -28,3 +30,18 @@ def readable_time(value: object) -> datetime | None:
     except OverflowError:
         return None
     return moment if EARLIEST_YEAR <= year <= LATEST_YEAR else None
+
+
+def check_time(value: object, field: str, optional: bool = False) -> None:
+    """A stored time every page can show (readable_time), or a refusal naming `field`."""
+    if value is None and optional or readable_time(value) is not None:
+        return
+    try:
+        ok = isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
+    except ValueError:
+        ok = False
+    if not ok:
+        raise InvalidInput(N_("%(field)s must be a date and time with its time zone (ISO 8601)."),
+                           field=field)
+    raise InvalidInput(N_("%(field)s must be a time between the years %(first)s and %(last)s."),
+                       field=field, first=EARLIEST_YEAR, last=LATEST_YEAR)

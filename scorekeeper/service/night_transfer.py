@@ -15,7 +15,7 @@ import sqlite_utils
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.names import clean_name
 from . import nights
-from .transfer import check_time
+from .clock import check_time
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")

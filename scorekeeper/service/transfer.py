@@ -12,7 +12,6 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Mapping
 
 import sqlite_utils
@@ -24,9 +23,9 @@ from ..engine.houserules import HouseRules, check_rule
 from ..engine.names import clean_name
 from ..storage import store
 from ..storage.db import write_transaction
-from . import games as played_games
 from . import players, ratings, summaries
-from .clock import EARLIEST_YEAR, LATEST_YEAR, readable_time
+from .clock import check_time
+from .games import rematch_of_key
 
 FORMAT = "ronda-scorekeeper"
 # Version 2, written since people were kept beside the games, adds each
@@ -163,21 +162,6 @@ class Checked:
 
 def _fail(message: str, **params) -> None:
     raise InvalidInput(message, **params)
-
-
-def check_time(value: Any, field: str, optional: bool = False) -> None:
-    """A stored time every page can show (clock.readable_time), or a refusal naming `field`."""
-    if value is None and optional or readable_time(value) is not None:
-        return
-    try:
-        ok = isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
-    except ValueError:
-        ok = False
-    if not ok:
-        _fail(N_("%(field)s must be a date and time with its time zone (ISO 8601)."),
-              field=field)
-    _fail(N_("%(field)s must be a time between the years %(first)s and %(last)s."),
-          field=field, first=EARLIEST_YEAR, last=LATEST_YEAR)
 
 
 def _key(value: Any, field: str) -> None:
@@ -424,7 +408,7 @@ def _check_rematches(checked: list[Checked]) -> None:
     game the document does not hold is looked for in the store (import_document)."""
     by_id = {item.document["id"]: item for item in checked}
     for item in checked:
-        original = by_id.get(played_games.rematch_of_key(item.document["creation_key"]))
+        original = by_id.get(rematch_of_key(item.document["creation_key"]))
         if original is None:
             continue
         if not original.state.finished or engine.rematch(original.state) != item.setup:
@@ -510,7 +494,7 @@ def _check_key_here(db: sqlite_utils.Database, game: dict, held: set[str]) -> No
         raise ImportConflict(
             N_("Nothing was imported: the game %(id)s has the creation key of a game "
                "already here."), id=game["id"])
-    original = played_games.rematch_of_key(key)
+    original = rematch_of_key(key)
     if original is not None and original not in held and store.game_exists(db, original):
         raise ImportConflict(
             N_("Nothing was imported: the game %(id)s claims to be the rematch of %(original)s, "
