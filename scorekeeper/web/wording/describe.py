@@ -136,6 +136,8 @@ SHORTEST_NAME = 7
 # A name is kept on one line of the label (style.css), so never longer than a
 # line: a team's 40 characters, whole, were clipped at its start or its end.
 UNDO_NAME_CHARS = UNDO_LABEL_CHARS // 2 - 2
+# The fewest letters of a first word kept before "…" and a last word ("Abd…Mohammed").
+SHORTEST_START = 3
 # A name in the board's last events: a long one is cut in its middle there too.
 RECENT_NAME_CHARS = 26
 
@@ -143,16 +145,20 @@ RECENT_NAME_CHARS = 26
 def short_name(name: str, length: int) -> str:
     """`name` in at most `length` characters, cut between its words: its
     first words and its last, "…" between ("Youssef…نادية"), so that its
-    start and its end tell two long names apart; when not even its first
-    and last words fit, its first words, or the start of its first word cut
-    between two letters as drawn ("Abdelka…"). A word is never cut at its
-    start: a cut in a word's middle lost an Arabic name's first letter."""
+    start and its end tell two long names apart; when they do not fit, the
+    start of its first word and its last word ("Abd…Mohammed"), else its
+    first words, or its first word's start ("Abdelka…"), cut between two
+    letters as drawn. No word is shown without its start: a cut in a
+    word's middle showed نادية as "ادية", a name without its first letter."""
     if len(name) <= length:
         return name
     words = name.split(" ")
     head, tail = _ends(words, length)
     if tail:
         return " ".join(head) + "…" + " ".join(tail)
+    last = words[-1]
+    if len(words) > 1 and length - 1 - len(last) >= SHORTEST_START:  # "Abd…Mohammed"
+        return _start(name, length - 1 - len(last)) + "…" + last
     if head:
         return " ".join(head) + "…"
     return _start(name, length - 1) + "…"
