@@ -18,12 +18,6 @@ NOW = "2026-12-04T20:00:00+00:00"
 
 
 @pytest.fixture
-def english(client):
-    client.set_cookie("lang", "en")
-    return client
-
-
-@pytest.fixture
 def store(app):
     connection = connect(app.config["DATABASE"])
     yield connection
@@ -51,22 +45,22 @@ def text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inline)).replace("&#39;", "'")
 
 
-def test_a_match_game_says_on_its_board_which_match_of_the_bracket_it_is(english, store):
+def test_a_match_game_says_on_its_board_which_match_of_the_bracket_it_is(client, store):
     night = knockout(store)
     game = start(store, night, slot=2)
-    board = english.get(f"/games/{game.id}").get_data(as_text=True)
+    board = client.get(f"/games/{game.id}?lang=en").get_data(as_text=True)
     assert "A match of the bracket of Tournoi du vendredi: round 1, match 2." in text(board)
     assert f'href="/nights/{night.id}"' in board
     friendly, _ = games.create(store, {"sides": ["Ali", "Driss"]}, None, NOW)
-    assert "match of the bracket" not in english.get(f"/games/{friendly.id}").get_data(
+    assert "match of the bracket" not in client.get(f"/games/{friendly.id}?lang=en").get_data(
         as_text=True)
 
 
-def test_a_decided_matchs_result_leads_to_the_bracket_before_a_friendly_rematch(english, store):
+def test_a_decided_matchs_result_leads_to_the_bracket_before_a_friendly_rematch(client, store):
     night = knockout(store)
     game = start(store, night)
     finish(store, game.id)
-    page = english.get(f"/games/{game.id}").get_data(as_text=True)
+    page = client.get(f"/games/{game.id}?lang=en").get_data(as_text=True)
     over = page[page.index('<section class="over"'):]
     back = over.index(f'href="/nights/{night.id}"')
     rematch = over.index('value="rematch"')
@@ -77,21 +71,21 @@ def test_a_decided_matchs_result_leads_to_the_bracket_before_a_friendly_rematch(
     assert "Back to the bracket" in text(over)
 
 
-def test_a_best_of_three_going_on_says_its_rematch_is_the_next_game(english, store):
+def test_a_best_of_three_going_on_says_its_rematch_is_the_next_game(client, store):
     night = knockout(store, match_games=3)
     game = start(store, night)
     finish(store, game.id)
-    over = text(english.get(f"/games/{game.id}").get_data(as_text=True))
+    over = text(client.get(f"/games/{game.id}?lang=en").get_data(as_text=True))
     assert "The rematch is this match's next game." in over
     assert "no part of the bracket" not in over
 
 
-def test_the_players_page_says_a_game_in_play_not_zero_games(english, api):
+def test_the_players_page_says_a_game_in_play_not_zero_games(client, api):
     running = api.new_game(sides=["Nadia", "Youssef"])["id"]
     api.event(running, type="missa", side=0)
     over = api.new_game(sides=["Nadia", "Ali"])["id"]
     api.event(over, type="adjust", side=0, points=40)
-    page = english.get("/players").get_data(as_text=True)
+    page = client.get("/players?lang=en").get_data(as_text=True)
     rows = {re.search(r'href="/players/\d+">(?:<bdi>)?([^<]+)', row).group(1): text(row)
             for row in re.findall(r"<tr>.*?</tr>", page, re.S) if "/players/" in row}
     assert "1 game in play" in rows["Youssef"] and "0 %" not in rows["Youssef"] \
