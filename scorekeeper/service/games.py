@@ -125,6 +125,8 @@ def create(
         partners = body.pop("partners")
     else:
         partners = None
+    if rematch_of_key(key) is not None:  # else a phone could plant another game's rematch
+        raise InvalidInput(N_("This Idempotency-Key is the app's own: choose another."))
     setup = engine.parse_new_game(body, presets)
     return _start(db, setup, players.parse_partners(partners, setup), key, now)
 
@@ -177,8 +179,17 @@ def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[Game, bo
     return _start(db, engine.rematch(game.state), seated, rematch_key(game_id), now)
 
 
+REMATCH_KEY = "rematch:"  # the creation key of a game's rematch: this prefix, then its id
+
+
 def rematch_key(game_id: str) -> str:
-    return f"rematch:{game_id}"
+    return f"{REMATCH_KEY}{game_id}"
+
+
+def rematch_of_key(key: str | None) -> str | None:
+    """The id of the game whose rematch a creation key makes, or None: the
+    app makes such keys for the rematches it starts, and nobody else may."""
+    return key.removeprefix(REMATCH_KEY) if key and key.startswith(REMATCH_KEY) else None
 
 
 def rematch_of(db: sqlite_utils.Database, game_id: str) -> str | None:

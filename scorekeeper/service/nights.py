@@ -469,10 +469,15 @@ def start_table(db: sqlite_utils.Database, night: Night, body: Any, key: str | N
     return game
 
 
+def side_name(names: list[str]) -> str:
+    """The name of an entrant's side at its tables: its label, cut to a name's length."""
+    return _label(names)[:NAME_LENGTH]
+
+
 def table_body(night: Night, first: list[str], second: list[str],
                presets: Mapping[str, engine.HouseRules], first_dealer: int = 0) -> dict:
     """A new game between two entrants (their names), with the night's rules."""
-    return {"sides": [_label(first)[:NAME_LENGTH], _label(second)[:NAME_LENGTH]],
+    return {"sides": [side_name(first), side_name(second)],
             "players": night.players,
             "rules": {"preset": night.preset} if night.preset in presets else None,
             "first_dealer": first_dealer, "partners": [first, second]}

@@ -374,6 +374,17 @@ def tournaments(db: sqlite_utils.Database) -> None:
         foreign_keys=[("night_id", "nights", "id")])
 
 
+@migrations(name="0011_phone_hosts")
+def phone_hosts(db: sqlite_utils.Database) -> None:
+    """Who may do what with phones (scorekeeper/service/phones.py): a phone
+    this machine (or a host) marked as one of the table's hosts, and the
+    phone whose pairing code let each one in (none: this machine's code, or
+    the typed key), so that turning a phone away takes with it every pass
+    it gave. Every phone let in before is a guest, let in by this machine."""
+    db.execute("ALTER TABLE phones ADD COLUMN host INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE phones ADD COLUMN minted_by INTEGER")
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)
 

@@ -84,9 +84,9 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     # Numbers stay readable: "+6" is drawn "+6", not "6+", among Arabic words.
     assert glyph_order(page, ".recent li:first-child .gave bdi[dir=ltr]") == ["+", "6"]
     assert page.locator(".recent li:first-child .running").inner_text() == "7 – 0"
-    # The same in the game's review, where the points are plain text with isolates.
+    # The same in the game's review, where the points are isolated by its markup.
     page.goto(page.url.split("?")[0] + "/review")
-    drawn = glyph_order(page, ".timeline li:last-child .gave")
+    drawn = glyph_order(page, ".timeline li:last-child .gave bdi[dir=ltr]")
     assert drawn.index("+") < drawn.index("6")
     # Its chart stays drawn left to right: the axis labels end at their anchor.
     ends = page.evaluate("""() => [...document.querySelectorAll('.chart text[text-anchor=end]')]

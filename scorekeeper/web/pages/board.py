@@ -27,9 +27,8 @@ from ...engine.moves import (
 )
 from ...service import scoreboard
 from ...service.games import Game
-from ...service.side_names import PARTNERS_JOINER
 from ..wording import elision
-from ..wording.describe import isolated
+from ..wording.describe import isolated, partners_of
 
 DRAFT_LIMIT = 4
 _WHOLE = re.compile(r"-?\d{1,4}")
@@ -418,13 +417,6 @@ def _just_done(record: scoreboard.LastRecord | None, now: str | None) -> str | N
 # Moves made in a sheet over the board: once it closes, what was under the
 # finger is another control.
 SHEET_MOVES = ("reveal", "end_hand", "adjust", "hidden_ronda", "last_trick", "missa_last")
-
-
-def partners_of(name: str) -> tuple[str, str] | None:
-    """The two partners a team's name holds ("Karim & Salma"); None for a
-    name of its own ("Les Tigres") or one of more parts."""
-    parts = name.split(PARTNERS_JOINER)
-    return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
 
 
 def settles_board(just_done: str | None) -> bool:

@@ -213,6 +213,7 @@ def render_board(
         # Once over, a club night's table leads back to its night (no query before that).
         night=shown.night,
         friendly_rematch=shown.friendly_rematch,
+        match=shown.match,  # a knockout's or a Swiss night's: said on the board
         # Once over, Undo takes the win back with one tap only on the page
         # drawn right after it (not one opened later from the history), and
         # not on a board that says its own tap was refused or that follows
