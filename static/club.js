@@ -46,10 +46,33 @@
         var name = field ? field.value.trim() : "";
         var partners = partnersOf(side);
         var changed = name && (!given || name !== given.value.trim());
-        var team = partners.join(" & ");
-        if (team.length > 40) { team = team.slice(0, 39) + "\u2026"; }
-        label.textContent = partners.length && !changed ? team : name || label.dataset.unnamed;
+        var shown = partners.length && !changed ? partners : (name || label.dataset.unnamed).split(" & ");
+        if (shown.length === 2 && shown.every(Boolean)) { showTeam(label, shown); }
+        else { showName(label, shown.join(" & ")); }
       });
+    }
+    // As the server's `bdi` filter draws names: a name in an isolate of its
+    // own; a team's two partners (a name "A & B") each in theirs, joined in
+    // the page's direction, so that "Karim & سلمى" reads Karim first in
+    // Arabic as in French.
+    function showName(label, name) {
+      var isolate = document.createElement("bdi");
+      isolate.textContent = name;
+      label.replaceChildren(isolate);
+    }
+    function showTeam(label, partners) {
+      var team = document.createElement("bdi");
+      team.dir = document.documentElement.dir === "rtl" ? "rtl" : "ltr";
+      var room = 40 - (partners.length - 1) * 3;  // a team's name keeps 40 characters
+      partners.forEach(function (partner, index) {
+        var isolate = document.createElement("bdi");
+        var cut = partner.length > room ? partner.slice(0, Math.max(room - 1, 0)) + "\u2026" : partner;
+        room -= cut.length;
+        isolate.textContent = cut;
+        if (index) { team.append(" & "); }
+        team.append(isolate);
+      });
+      label.replaceChildren(team);
     }
     // Each number of players has its own names on offer (the last game's of
     // that count): a name still as offered follows the count chosen.

@@ -78,3 +78,21 @@ def test_a_team_reads_its_first_partner_first_everywhere(browser, table, languag
     assert read_first(page, line, "Karim", "سلمى", rtl), "list"
     assert read_first(page, line, "Youssef", "نادية", rtl), "list"
     context.close()
+
+
+@pytest.mark.parametrize("language", ["ar", "fr"])
+def test_the_first_dealers_choice_reads_a_team_as_typed(browser, table, language):
+    """The new game's first-dealer choice names a team after its partners as
+    they are typed: in the same order as the board will."""
+    context = browser.new_context(base_url=table.url, viewport={"width": 360, "height": 740},
+                                  locale={"ar": "ar-MA", "fr": "fr-FR"}[language])
+    page = context.new_page()
+    page.goto("/games/new")
+    page.locator("input[name=players][value='4']").check()
+    for field, name in zip(["p0a", "p0b", "p1a", "p1b"], ["Karim", "سلمى", "يوسف", "Nadia"]):
+        page.locator(f"#{field}").fill(name)
+    choices = page.locator("fieldset.dealer")
+    rtl = language == "ar"
+    assert read_first(page, choices.locator("[data-name-of]").first, "Karim", "سلمى", rtl)
+    assert read_first(page, choices.locator("[data-name-of]").nth(1), "يوسف", "Nadia", rtl)
+    context.close()

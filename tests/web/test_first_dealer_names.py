@@ -15,8 +15,9 @@ from support.pages import api_state
 
 def dealers(client, query: str) -> list[str]:
     page = client.get("/games/new?" + query).get_data(as_text=True)
-    return [html.unescape(label) for label in
-            re.findall(r'<span data-name-of="name\d"[^>]*>([^<]*)</span>', page)][:2]
+    # Each name in its isolate (<bdi>): the text without the markup.
+    return [html.unescape(re.sub("<[^>]+>", "", label)) for label in
+            re.findall(r'<span data-name-of="name\d"[^>]*>(.*?)</span>', page)][:2]
 
 
 @pytest.mark.parametrize("language, us, them", [("fr", "Nous", "Eux"), ("ar", "نحن", "هم"),
