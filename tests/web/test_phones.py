@@ -97,8 +97,12 @@ def test_a_phone_sees_itself_on_the_page_and_may_turn_itself_away(app, db):
     page = phone.get("/phones", environ_base=PHONE).get_data(as_text=True)
     assert "ce téléphone" in page
     (mine,) = phones.listed(db, access.gate(app).mark)
-    assert turn_away(phone, mine.id, environ_base=PHONE).status_code == 403
-    assert phone.get("/", environ_base=PHONE).status_code == 403
+    left = turn_away(phone, mine.id, environ_base=PHONE)
+    assert (left.status_code, left.headers["Location"]) == (303, "/")
+    page = phone.get("/", environ_base=PHONE)
+    assert page.status_code == 403  # the key page, which says why, with no error beside it
+    text = page.get_data(as_text=True).replace("&#39;", "'")
+    assert "Ce téléphone n'est plus admis" in text and "Erreur" not in text
 
 
 def test_a_new_access_key_turns_every_phone_away(tmp_path):

@@ -3,7 +3,7 @@ buttons that turn one away and mark one as a host (service/phones.py
 decides and writes). Any phone may turn itself away; turning another away
 and marking hosts belong to this machine and to the hosts (access.py)."""
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 
 from ...engine.errors import N_, ScoringError
 from ...service import phones
@@ -19,6 +19,10 @@ from .shared import INCOMPLETE_FORM
 
 bp = Blueprint("phones", __name__)
 
+TURNED_AWAY = N_("Turned away: that phone's next request gets the key page, and so does "
+                 "every phone it let in.")
+TURNED_ITSELF_AWAY = N_("This phone is turned away, and so is every phone it let in: the "
+                        "access key lets it in again.")
 HOSTS_ONLY = N_("Only this table's hosts can do that: the computer where the scorekeeper "
                 "runs, and the phones it marked as hosts.")
 
@@ -45,17 +49,17 @@ def turn_away(phone_id: int):
     if not ConfirmForm().validate():
         flash(gettext(INCOMPLETE_FORM), "error")
         return redirect(url_for("phones.index"), 303)
+    itself = _mine(phone_id)
     try:
         phones.turn_away(get_db(), phone_id, gate().mark, utc_now())
     except ScoringError as error:
         flash(sentence_of(error), "error")
     else:
         codes().forget_shown_by({phone_id})  # the rest of its codes, turned away with it
-        flash(gettext("Turned away: that phone's next request gets the key page, and so "
-                      "does every phone it let in."))
-    if _mine(phone_id):
-        abort(403)  # it turned itself away: nothing more for it here
-    return redirect(url_for("phones.index"), 303)
+        flash(gettext(TURNED_ITSELF_AWAY if itself else TURNED_AWAY))
+    # A phone that turned itself away has nothing more here: the key page,
+    # which its next request gets, says so.
+    return redirect("/" if itself else url_for("phones.index"), 303)
 
 
 @bp.post("/phones/<int:phone_id>/host")
