@@ -107,12 +107,12 @@
     }
   }, true);
 
-  // Two phones on one game (docs/BOARD.md): a tap is of the board the finger
-  // saw. When this board followed another phone's taps after the finger came
-  // down, the tap is sent with the version before them, and the server judges
-  // what it meant there; when it followed them too shortly before the touch
-  // to be seen (GLANCE_MS), it says so (followed_from): the same Missa tapped
-  // on both phones then counts once.
+  // Two phones on one game (docs/BOARD.md): a tap is sent with the version
+  // of the board the finger saw. Not one this board followed from another
+  // phone after the finger came down, nor less than GLANCE_MS before it (too
+  // soon to be seen): the version before them. The server merges what the
+  // tap had not seen by one rule: the same Missa tapped on both phones is
+  // then counted once.
   var GLANCE_MS = 1000;
   var followed = null;  // { from: the version before, at: when the other phone's taps came }
   var pressedAt = null;
@@ -649,11 +649,7 @@
     tick();
     var seen = null;
     at = pressedAt !== null ? pressedAt : at;
-    if (followed && followed.at > at) {
-      seen = followed.from;
-    } else if (followed && followed.at > at - GLANCE_MS) {
-      data.set("followed_from", followed.from);
-    }
+    if (followed && followed.at > at - GLANCE_MS) { seen = followed.from; }
     pressedAt = followed = null;  // from now on the board shows this phone's own taps
     // A tap on the game goes through the outbox, which keeps it until answered.
     if (ronda.outbox && ronda.outbox.take(form, data, submitter, seen)) { return; }

@@ -16,10 +16,6 @@
   var BACK_SHOWN_MS = 3000;
   var PRESS_SHOWN_MS = 200;
   var TAP_PATH = /^\/games\/([^/]+)\/(play|undo)$/;
-  // The most boards a waiting tap names as its own taps' (the form's
-  // field takes 400 characters, tokens 16: web/pages/forms.py).
-  var AFTER_PAGES = 20;
-  var KNOWN_RECORDS = 20;  // and the records its taps before it stood as
   var UNAVAILABLE = [502, 503, 504];  // the server is there, but cannot take taps yet
 
   var tab = newToken();
@@ -39,6 +35,17 @@
   function board() { return ronda.board.element(); }
 
   // As the server's (12 random bytes); getRandomValues needs no secure context.
+  // This phone's device id (docs/BOARD.md, "Two phones"): the one its tab
+  // keeps across boards and reloads, so that its taps are one phone's
+  // whatever board each was made on; the page's own without storage.
+  function device() {
+    try {
+      var kept = sessionStorage.getItem("ronda-device");
+      if (!kept) { kept = newToken(); sessionStorage.setItem("ronda-device", kept); }
+      return kept;
+    } catch (error) { return null; }
+  }
+
   function newToken() {
     var bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -176,18 +183,15 @@
     var entry = {
       id: newToken(), game: current.dataset.game, url: match[0],
       fields: Array.from(data.entries()), label: label,
-      // The game as the scorer sees it: this board, and the taps before it
-      // (the boards those were tapped on, which tell the server which
-      // records are this phone's own wherever they landed; `version`, the
-      // board's plus their number: the game it predicts, and what an entry
-      // kept by an older script is sent with).
+      // The game as the scorer sees it: this board (`board`, the version
+      // the finger saw, which it is sent with), and the taps before it
+      // (`version`, the board's plus their number: the game it predicts).
       version: shown + queued.length, ahead: queued.length, board: shown,
-      after: queued.map(function (other) { return (value(other, "token") || "").split(".")[0]; })
-        .filter(function (token, index, all) { return token && all.indexOf(token) === index; })
-        .slice(-AFTER_PAGES),
       waited: link === "lost" || queued.some(function (other) { return other.waited; }),
       scores: null
     };
+    var phone = device();
+    entry.fields.forEach(function (field) { if (field[0] === "device" && phone) { field[1] = phone; } });
     // The same button again while the board could not follow: another tap
     // (a double tap never gets here: the board's click filter dropped it),
     // with a token of its own that begins with the page's, whose taps the
@@ -285,20 +289,10 @@
     // This page's CSRF token: the kept one may belong to a session since ended.
     var csrf = document.querySelector("#board input[name=csrf_token]");
     if (csrf && body.has("csrf_token")) { body.set("csrf_token", csrf.value); }
-    // Every tap is of the game the scorer saw: another phone's tap since
-    // makes it a 409, not a second Missa. A live tap behind others of this
-    // phone is of the board their answers left (some of them, the end sheet's
-    // steppers, change no version).
-    var seen = entry.waited || !entry.ahead || undoes(entry) ?
-      entry.version : Number(board().dataset.version);
-    // One that waited behind this phone's taps (an Undo: any behind them) is
-    // of the board the finger saw and those taps, wherever they landed.
-    if ((entry.waited || undoes(entry)) && entry.ahead && entry.after) {
-      seen = entry.board;
-      body.set("after", entry.after.join(" "));
-      if (entry.known) { body.set("known", entry.known.slice(-KNOWN_RECORDS).join(" ")); }
-    }
-    body.set("expected_version", String(seen));
+    // Every tap is of the board the finger saw, with its phone (the form's
+    // device): the server merges what it had not seen by one rule, this
+    // phone's own taps before it being its own wherever they landed.
+    body.set("expected_version", String(entry.board !== undefined ? entry.board : entry.version));
     return ronda.board.fetchWithin(entry.url, {
       method: "POST", body: body, headers: { "X-Board": "1" }, credentials: "same-origin"
     }, TAP_TIMEOUT_MS).then(function (response) {

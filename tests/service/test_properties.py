@@ -38,8 +38,8 @@ from scorekeeper.engine import (
     replay,
 )
 from scorekeeper.engine.log import fold_corrections
+from scorekeeper.engine.merge import MergeRefused
 from scorekeeper.engine.moves import timeline
-from scorekeeper.engine.stale import StaleTap
 from scorekeeper.service import games, review, scoreboard, snapshots
 from scorekeeper.storage import migrations, store
 from scorekeeper.storage.db import connect
@@ -580,9 +580,9 @@ def check_folds(db, game_id):
 @given(data=st.data())
 def test_a_phones_own_waiting_taps_never_refuse_each_other(players, data):
     """A phone offline makes its taps and Undos on one board; back online
-    they are sent one by one with that board's version, naming their page
-    as their own (`after`), however long after each other (no page of the
-    last moments here). None is refused as changed by another phone: the
+    they are sent one by one with that board's version and their device,
+    however long after each other. None is refused as changed by another
+    phone: the
     game is what the same taps make on their own, each taken or refused by
     the rules alone."""
     spec = data.draw(rule_specs(), label="rules")
@@ -592,6 +592,7 @@ def test_a_phones_own_waiting_taps_never_refuse_each_other(players, data):
         migrations.migrate(db)
         game, _ = games.create(db, new_game_body(players, spec), None, NOW)
         setup, seen, page = game.setup, game.version, "form:offline"
+        device = "offline"
         made = []  # the events that stand, as the rules alone take them
         actions = st.one_of(events(players, tuple(spec["hits"])), st.just("undo"))
         for i, action in enumerate(data.draw(st.lists(actions, min_size=5, max_size=30),
@@ -599,12 +600,12 @@ def test_a_phones_own_waiting_taps_never_refuse_each_other(players, data):
             key = f"{page}:{i}"
             try:
                 if action == "undo":
-                    scoreboard.undo(db, game.id, key, NOW, seen, after=(page,))
+                    scoreboard.tap(db, game.id, None, key, NOW, seen, device)
                     made.pop()
                 else:
-                    scoreboard.tap(db, game.id, action, key, NOW, seen, after=(page,))
+                    scoreboard.tap(db, game.id, action, key, NOW, seen, device)
                     made.append(action)
-            except StaleTap as refusal:
+            except MergeRefused as refusal:
                 pytest.fail(f"{action} refused as stale: {refusal}")
             except ScoringError:
                 continue

@@ -140,8 +140,8 @@ BAD_DOCUMENTS = {  # what is wrong: (how to spoil an export, what the refusal sa
     "a result the log does not give": (_second(lambda g: g["result"].update(scores=[9, 9, 9])),
                                        "ne mène pas au résultat"),
     "a wrong version": (_second(lambda g: g.update(version=1)), "version doit être"),
-    "an undo naming another event": (lambda d: d["games"][0]["log"][7]["payload"].update(
-        undoes=1), "Enregistrement 8 : Une annulation"),
+    "an undo naming no standing event": (lambda d: d["games"][0]["log"][7]["payload"].update(
+        undoes=99), "Enregistrement 8 : Une annulation"),
     "undone_by that no undo made": (lambda d: d["games"][0]["log"][0].update(undone_by=3),
                                     "undone_by ne correspond pas"),
     "a bad time": (_second(lambda g: g.update(created_at="yesterday")), "ISO 8601"),
