@@ -54,27 +54,34 @@ def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
     events are folded from the nearest snapshot (snapshots.py): the cost
     does not grow with the game."""
     with read_transaction(db):
-        game = games.load(db, game_id)
-        _, _, start, tail = snapshots.tail(db, game.id, game.setup, game.state.events,
-                                           RECENT_STEPS)
-        steps = timeline(game.setup, [event for _, event in tail], start)
-        last = store.last_record(db, game_id)
-        over = game.state.finished
-        night = nights.night_of_games(db, [game_id]).get(game_id) if over else None
-        return Shown(
-            game, tuple(steps[::-1][:RECENT_STEPS]), steps[-1] if steps else None,
-            None if last is None else LastRecord(*last),
-            games.rematch_of(db, game_id) if over else None, night,
-            night is not None and not nights.rematch_counts(db, nights.get(db, night.id), game_id),
-        )
+        return shown_of(db, games.load(db, game_id))
+
+
+def shown_of(db: sqlite_utils.Database, game: games.Game) -> Shown:
+    """What the board shows of `game`, as loaded (inside the caller's
+    transaction: a tap's answer reads it in its own write)."""
+    _, _, start, tail = snapshots.tail(db, game.id, game.setup, game.state.events,
+                                       RECENT_STEPS)
+    steps = timeline(game.setup, [event for _, event in tail], start)
+    last = store.last_record(db, game.id)
+    over = game.state.finished
+    night = nights.night_of_games(db, [game.id]).get(game.id) if over else None
+    return Shown(
+        game, tuple(steps[::-1][:RECENT_STEPS]), steps[-1] if steps else None,
+        None if last is None else LastRecord(*last),
+        games.rematch_of(db, game.id) if over else None, night,
+        night is not None and not nights.rematch_counts(db, nights.get(db, night.id), game.id),
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class Tapped:
-    """The game after a tap, and what the tap did (merge.APPLY, SAME…)."""
+    """The game after a tap, what the tap did (merge.APPLY, SAME…), and
+    what its board shows now, read in the tap's own transaction."""
 
     game: games.Game
     action: str
+    shown: Shown
 
 
 def tap(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str, now: str,
@@ -90,7 +97,8 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str, no
     with write_transaction(db):
         game, event, key_used = _read(db, game_id, body, key)
         if key_used:  # sent again: what it did then (counted once, said again)
-            return Tapped(game, merge.SAME if key_used == "same" else merge.APPLY)
+            return Tapped(game, merge.SAME if key_used == "same" else merge.APPLY,
+                          shown_of(db, game))
         if event is not None:
             refusal = last_card_again(game.state, event)
             if refusal is not None:
@@ -101,7 +109,8 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str, no
                            None if event is None else engine.to_dict(event), undoes, hand)
         entries = _entries(db, game.id) if _may_be_unseen(game, tapped) else ()
         decided = merge.merge_tap(game.setup, entries, tapped)
-        return Tapped(_record(db, game, event, decided, key, now, tapped), decided.action)
+        game = _record(db, game, event, decided, key, now, tapped)
+        return Tapped(game, decided.action, shown_of(db, game))
 
 
 def _read(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str

@@ -246,13 +246,16 @@ def render_finished(shown: scoreboard.Shown):
                         pages_of="games.show", whole_page=True, **context)
 
 
-def _show(game_id: str, query: str, said: str | None = None):
+def _show(game_id: str, query: str, said: str | None = None,
+          shown: scoreboard.Shown | None = None):
     """The board with its own query (an open sheet): the board itself for the
     page's script, with its address; else a redirect to it. `said`: a
-    sentence the board says (not a refusal)."""
+    sentence the board says (not a refusal); `shown`: the board's data when
+    the tap's own transaction read it."""
     url = _url(game_id, query)
     if _wants_board():
-        response = render_board(shown_or_404(game_id), MultiDict(parse_qsl(query)), error=said)
+        response = render_board(shown or shown_or_404(game_id), MultiDict(parse_qsl(query)),
+                                error=said)
         response.headers["X-Board-URL"] = url
         return response
     if said:
@@ -272,12 +275,14 @@ def _refused() -> bool:
 
 
 def _after_action(game_id: str, error: ScoringError | None = None, back: str = "",
-                  stay: str = "", said: str | None = None):
+                  stay: str = "", said: str | None = None,
+                  shown: scoreboard.Shown | None = None):
     """Where an action leads: the updated board for the script, else a redirect.
     A refused action goes back to the board as it was (`back`, its query),
     saying why; a done one closes the draft and the sheet it came from,
     unless it asks to `stay` on its sheet (a query too). `said`: what a done
-    tap says (it was another phone's record: counted once)."""
+    tap says (it was another phone's record: counted once); `shown`, the
+    board it left, read in its own transaction."""
     if error is not None:
         sentence = sentence_of(error)
         if _wants_board():
@@ -292,7 +297,7 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
             return response
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
-    return _show(game_id, _safe(stay), said)
+    return _show(game_id, _safe(stay), said, shown)
 
 
 def _safe(query: str | None) -> str:
@@ -412,7 +417,7 @@ def play(game_id: str):
     # (once confirmed, they are no longer a draft).
     kept = "" if move == "announce" else board.draft_query(draft)
     return _after_action(game_id, stay=request.form.get("stay", "") or kept,
-                         said=_said(tapped.action))
+                         said=_said(tapped.action), shown=tapped.shown)
 
 
 def _back_for_choice(error: ScoringError, back: str, draft: list, setup) -> str:
@@ -481,7 +486,8 @@ def undo(game_id: str):
                                 undoes=form.undoes.data)
     except ScoringError as error:
         return _after_action(game_id, error, kept)
-    return _after_action(game_id, stay=kept, said=_said(tapped.action, undo=True))
+    return _after_action(game_id, stay=kept, said=_said(tapped.action, undo=True),
+                         shown=tapped.shown)
 
 
 ASK_BEFORE_REOPENING = N_("The game is over: undoing its last point reopens it. Tap Undo again "
