@@ -221,9 +221,16 @@ def _board_context(shown: scoreboard.Shown, args: MultiDict, error: str | None) 
         # another phone: the win was that phone's (the same Missa on both),
         # and this phone's next tap where its button was reopened the game
         # (a tap that was the other phone's record is not its own win either).
-        "undo_at_once": not (error or _flashed() or following) and reopening.undo_at_once(
-            get_db(), game, game.version, utc_now(), within=reopening.SHOWN_AT_ONCE),
+        "undo_at_once": not (error or _flashed() or following) and game.state.finished
+        and reopening.won_just_now(_last_record(shown), utc_now(),
+                                   within=reopening.SHOWN_AT_ONCE),
     }
+
+
+def _last_record(shown: scoreboard.Shown) -> tuple[str, dict, str] | None:
+    """The log's last record as the board read it: (action, payload, created_at)."""
+    last = shown.last_record
+    return None if last is None else (last.action, last.payload, last.created_at)
 
 
 @bp.get("/games/<game_id>")
