@@ -11,7 +11,7 @@ interleaved in alternating order, and the ratio is of their medians.
 import re
 import time
 
-from .common import Check, Row, median, ms, scratch_app, scratch_dir
+from .common import Row, median, ms, ratio_row, scratch_app, scratch_dir
 
 WHAT = "the board's tap against drawing that board alone"
 HOW = ("a board tap (form POST with X-Board: 1, a Missa then its Undo) and a GET of the same "
@@ -59,12 +59,4 @@ def one_repeat(repeat: int, taps: int, warmup: int) -> dict:
 
 def measure(repeats: int, taps: int, warmup: int) -> Row:
     runs = [one_repeat(r, taps, warmup) for r in range(repeats)]
-    for run in runs:
-        run["ratio"] = round(run["tap_p50_ms"] / run["draw_p50_ms"], 3)
-    figures = {key: median([run[key] for run in runs]) for key in runs[0]}
-    figures.update(repeats=repeats, taps_per_repeat=taps)
-    checks = [Check("board tap p50 / board draw p50", figures["ratio"], "<=", RATIO_LIMIT, "×")]
-    measured = (f"board tap p50 {figures['tap_p50_ms']:.3f} ms, draw p50 "
-                f"{figures['draw_p50_ms']:.3f} ms: ratio {figures['ratio']:.2f}× "
-                f"(median of {repeats} repeats × {taps} interleaved pairs)")
-    return Row(measured, checks, figures, runs)
+    return ratio_row(runs, ("tap", "draw"), taps, RATIO_LIMIT, "board tap p50 / board draw p50")

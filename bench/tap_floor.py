@@ -15,7 +15,7 @@ import time
 
 from flask import Flask, jsonify, request
 
-from .common import Check, Row, median, ms, scratch_dir
+from .common import Row, median, ms, ratio_row, scratch_dir
 from .tap import long_game, post
 
 WHAT = "one scoring tap against a bare durable Flask route"
@@ -79,12 +79,4 @@ def one_repeat(repeat: int, taps: int, warmup: int) -> dict:
 
 def measure(repeats: int, taps: int, warmup: int) -> Row:
     runs = [one_repeat(r, taps, warmup) for r in range(repeats)]
-    for run in runs:
-        run["ratio"] = round(run["tap_p50_ms"] / run["floor_p50_ms"], 3)
-    figures = {key: median([run[key] for run in runs]) for key in runs[0]}
-    figures.update(repeats=repeats, taps_per_repeat=taps)
-    checks = [Check("tap p50 / floor p50", figures["ratio"], "<=", RATIO_LIMIT, "×")]
-    measured = (f"tap p50 {figures['tap_p50_ms']:.3f} ms, floor p50 "
-                f"{figures['floor_p50_ms']:.3f} ms: ratio {figures['ratio']:.2f}× "
-                f"(median of {repeats} repeats × {taps} interleaved pairs)")
-    return Row(measured, checks, figures, runs)
+    return ratio_row(runs, ("tap", "floor"), taps, RATIO_LIMIT, "tap p50 / floor p50")
