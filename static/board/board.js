@@ -578,27 +578,6 @@
     enqueue(null, { method: "GET", follows: true, deal: current.dataset.deal, asked: 0 })
       .then(cameFrom(current.dataset.version));
   }
-  // A Khamsa or an Aachra still off on the board followed: the other phone's
-  // Bount it follows may come a moment after it, their scorer slower than
-  // ours (it said why for a second, the board followed the Bount, and the
-  // Khamsa was lost). The game is followed again a few times before it
-  // says why; another tap meanwhile ends the wait.
-  var FOLLOW_AGAIN_MS = 500, FOLLOW_AGAIN = 4;
-  var stepAgain = null;  // { key, left } of the step waiting for its chain
-  function followAgain(control) {
-    var key = keyOf(control);
-    if (!/^hit\.\d\.\d+$/.test(control.value) || /\.1$/.test(control.value)) { return false; }
-    if (!stepAgain || stepAgain.key !== key) { stepAgain = { key: key, left: FOLLOW_AGAIN }; }
-    var waiting = stepAgain;
-    if (!waiting.left--) { stepAgain = null; return false; }
-    control.classList.add("pressed");
-    wait(FOLLOW_AGAIN_MS).then(function () {
-      if (stepAgain !== waiting) { control.classList.remove("pressed"); return; }
-      catchUp();
-      later(control, remake);
-    });
-    return true;
-  }
   // A tap made again on the board that its wait brought: judged there, not
   // put off once more.
   var remade = null;
@@ -617,7 +596,6 @@
   // lift, which dispatches none (nothing listens for it but this).
   function submitted(form, submitter, at) {
     made();  // the tap painted first comes before any other
-    if (submitter !== remade) { stepAgain = null; }  // a new tap: no step waits any more
     if (viewing && submitter && form.hasAttribute("data-follows-view")) {
       later(submitter, function (again) { again.form.requestSubmit(again); });
       return;
@@ -633,8 +611,11 @@
         later(submitter, remake);
         return;
       }
+      // Still off on the board followed: it says why at once (a Khamsa
+      // whose Bount the other phone has not sent yet is tapped again once
+      // that Bount shows).
       if (!waitsOffline(submitter)) {
-        if (submitter !== remade || !followAgain(submitter)) { sayWhy(submitter); }
+        sayWhy(submitter);
         return;
       }
     }
