@@ -446,8 +446,6 @@
     // A board drawn to follow another phone's records: its result takes no
     // win back in one tap, as that win was not this phone's tap.
     if (options.follows) { options.headers["X-Board-Follows"] = "1"; }
-    // And the deal it showed: announcements marked then are of that deal.
-    if (options.deal) { options.headers["X-Board-Deal"] = options.deal; }
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
       if (ronda.link) { ronda.link.reached(); }
@@ -575,7 +573,7 @@
   }
   function catchUp() {
     var current = board();
-    enqueue(null, { method: "GET", follows: true, deal: current.dataset.deal, asked: 0 })
+    enqueue(null, { method: "GET", follows: true, asked: 0 })
       .then(cameFrom(current.dataset.version));
   }
   // A tap made again on the board that its wait brought: judged there, not
@@ -754,7 +752,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(null, { method: "GET", follows: true, deal: now.dataset.deal, asked: 0 })
+          enqueue(null, { method: "GET", follows: true, asked: 0 })
             .then(cameFrom(now.dataset.version));
         }
       })

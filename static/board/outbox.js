@@ -267,7 +267,7 @@
     var entry = ours(load())[0];
     // Nothing left to send: the turn goes back at once, else the next page
     // (the rematch, a reload) would wait for it to lapse before its first tap.
-    if (!entry && !sending) { endTurn(); sayStanding(); }
+    if (!entry && !sending) { endTurn(); }
     if (sending || !entry || entry.refused || !takeTurn()) { return null; }
     sending = true;
     return send(entry).then(function (more) {
@@ -303,17 +303,6 @@
     });
   }
 
-  // Why the last waiting tap dropped as standing was (already recorded on
-  // another phone): said again once the taps after it are sent, as their
-  // boards draw no notice, or once the scorer has dropped a refused one
-  // after it: said later, it read as the answer to the next tap (a
-  // correction "already recorded").
-  var standing = null;
-  function sayStanding() {
-    if (standing) { ronda.board.showError(standing); }
-    standing = null;
-  }
-
   // What the server said to a tap; true to go on with the next one.
   function answered(entry, response, html) {
     var page = new DOMParser().parseFromString(html, "text/html");
@@ -345,27 +334,11 @@
       }
       return false;
     }
-    // That very tap is in the game, as this record (when a number).
-    var stood = response.headers.get("X-Tap-Stands");
-    var stands = stood !== null;
-    stood = /^\d+$/.test(stood || "") ? Number(stood) : null;
-    if (stands && fresh) {
-      // Recorded on the other phone too (both tapped Next deal): what the
-      // scorer meant is in the game, so there is nothing to choose; the
-      // board says so and the taps after it go on, their versions kept.
-      // Its refusal sheet stopped them for a choice that changed nothing.
-      change(function (entries) { dropped(entries, entry, true, stood); });
-      ronda.board.swap(page, response.headers.get("X-Board-URL"));
-      standing = why;
-      return true;
-    }
     var shown = fresh || board();
     change(function (entries) {
       var refused = entries.filter(function (other) { return other.id === entry.id; })[0];
       if (refused) {
         refused.refused = why;
-        refused.stands = stands;
-        refused.stood = stood;
         refused.refusedOn = shown ? shown.dataset.version : null;  // the game it was refused on
       }
     });
@@ -735,30 +708,21 @@
     if (first) { sheet.querySelector("h2").focus(); }
   }
 
-  // Drop the refused tap; the others go on, each judged on the board it was
-  // made on, without the dropped one: sent on the game as it now is, a Next
-  // deal that the other phone had also tapped counted again (a deal skipped).
-  // A tap refused because that very tap stands, recorded on another phone
-  // (both tapped Next deal), is in the game as the ones after it expect: they
-  // keep their versions. Made one fewer, a Missa tapped after that Next deal
-  // was refused as "another phone moved on to the next deal".
+  // Drop the refused tap; the others go on, each sent with the board it was
+  // made on, and merged by the server's rule (docs/BOARD.md, "Two phones").
   function dropFirst() {
     var left = 0;
     change(function (entries) {
       var queued = ours(entries);
       if (!queued.length) { return; }
-      dropped(entries, queued[0], queued[0].stands, queued[0].stood);
+      without(entries, queued[0].id);
+      ours(entries).forEach(function (other) {
+        other.version -= 1;  // the game it predicts has one tap fewer
+        other.waited = true;
+      });
       left = queued.length - 1;
     });
-    if (left) { ronda.board.run(flush); } else { ronda.board.refresh().then(sayStanding); }
-  }
-  function dropped(entries, entry, stands, stood) {
-    without(entries, entry.id);
-    ours(entries).forEach(function (other) {
-      if (!stands) { other.version -= 1; }  // made on a board that counted it
-      if (stood && other.after) { other.known = (other.known || []).concat([stood]); }
-      other.waited = true;
-    });
+    if (left) { ronda.board.run(flush); } else { ronda.board.refresh(); }
   }
 
   // The board changed since the refusal (the other phone undid the Next deal
@@ -768,9 +732,7 @@
   function sendAgain() {
     change(function (entries) {
       var first = ours(entries)[0];
-      if (first) {
-        delete first.refused; delete first.refusedOn; delete first.stands; delete first.stood;
-      }
+      if (first) { delete first.refused; delete first.refusedOn; }
     });
     ronda.board.run(flush);
   }
@@ -782,7 +744,7 @@
         if (entries[i].game === game) { entries.splice(i, 1); }
       }
     });
-    ronda.board.refresh().then(sayStanding);
+    ronda.board.refresh();
   }
 
   ronda.outbox = { take: take, paintFirst: paintFirst };
