@@ -100,6 +100,12 @@ _KEY_OF = (f"COALESCE((SELECT {FOLD_ORDER} FROM events AS other WHERE other.game
            " AND other.seq = ?), ?)")
 
 
+def has_placed(db: sqlite_utils.Database, game_id: str) -> bool:
+    """Whether the game's log holds a placed record (folded before older ones)."""
+    return db.execute("SELECT 1 FROM events WHERE game_id = ? AND place IS NOT NULL LIMIT 1",
+                      [game_id]).fetchone() is not None
+
+
 def merge_records(db: sqlite_utils.Database, game_id: str
                   ) -> list[tuple[int, str, dict, str | None, int | None]]:
     """Every record of the game's log in the fold's order: (seq, action,

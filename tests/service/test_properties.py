@@ -478,8 +478,11 @@ def test_through_the_app_the_stored_log_replays_to_the_stored_state_and_undo_ste
 def whole_review(setup, log, state):
     """A game's review entries, as a whole replay of its log says them:
     (seq, number, status, event, step, hand, deal) each."""
+    # The fold's order: a placed record just before the one it is placed
+    # before (docs/BOARD.md, "Two phones").
+    folded = sorted(log, key=lambda r: (r.get("place", r["seq"] + 1) - 1, r["seq"]))
     effective = fold_corrections((r["seq"], r["action"], r["payload"])
-                                 for r in log if r["undone_by"] is None)
+                                 for r in folded if r["undone_by"] is None)
     standing = [(seq, recorded_event(e, setup)) for seq, e in effective.items() if e]
     steps = timeline(setup, [event for _, event in standing])
     numbered = {seq: (number, step) for number, ((seq, _), step) in enumerate(

@@ -9,6 +9,8 @@ from collections import Counter
 
 import pytest
 
+from scorekeeper.service import review, snapshots
+from service.test_properties import check_folds
 from support.two_phones import play, store
 
 RUNS = int(os.environ.get("TWO_PHONES_RUNS", "400"))
@@ -44,6 +46,22 @@ def test_mixed_taps_never_differ_silently(capsys):
         outcome["differs, a tap refused" if refused else "differs, said counted once or placed"] += 1
     with capsys.disabled():
         print(f"\nmixed taps, {len(SEEDS)} runs: {dict(outcome)}")
+
+
+@pytest.mark.parametrize("mode", ["redundant", "split", "mixed"])
+def test_merged_games_fold_from_snapshots_as_the_whole_log_does(mode):
+    """Placed records, `same` records and named Undos: the stored state,
+    the snapshots, a board's last events and every page of the review are
+    what a replay of the whole log, in the fold's order, gives."""
+    kept = snapshots.EVERY, review.PAGE_ENTRIES, review.LOOK_AHEAD
+    snapshots.EVERY, review.PAGE_ENTRIES, review.LOOK_AHEAD = 3, 7, 2
+    try:
+        db = store()
+        for seed in list(SEEDS)[:40]:
+            run = play(seed, mode, db)
+            check_folds(db, run.game_id)
+    finally:
+        snapshots.EVERY, review.PAGE_ENTRIES, review.LOOK_AHEAD = kept
 
 
 def test_a_run_is_replayed_from_its_seed():

@@ -41,6 +41,7 @@ class Run:
 
     seed: int
     mode: str
+    game_id: str
     table: engine.State
     merged: engine.State
     table_events: list
@@ -213,4 +214,4 @@ def play(seed: int, mode: str, db=None, length: int = 24) -> Run:
     table = engine.replay(game.setup, [engine.parse_event(e, game.setup) for e in events])
     merged_events = [event for _, event in games.standing_events(db, game.id)]
     assert merged.state == games.replay_log(db, game.id), f"seed {seed}: the fold"
-    return Run(seed, mode, table, merged.state, events, merged_events, said)
+    return Run(seed, mode, game.id, table, merged.state, events, merged_events, said)
