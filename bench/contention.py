@@ -1,8 +1,8 @@
 """Writers of one process contending for the store: with and without the
 in-process write lock of `scorekeeper.storage.db.write_transaction`.
 
-Not a row of the table: the experiment behind a profile note of
-docs/PERFORMANCE.md, kept so that it can be run again:
+Not a row of the table: the experiment behind docs/PERFORMANCE.md, "The tap
+on the server", kept so that it can be run again:
 
     python -m bench.contention [--threads 8] [--events 400] [--rounds 3] [--busy 2]
 

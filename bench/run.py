@@ -31,7 +31,8 @@ from typing import Any
 from .common import ROOT, file_system_of
 
 # One module per row of the table, in the table's order.
-ROWS = ["bench.tap", "bench.tap_floor", "bench.board_tap", "bench.game_length", "bench.board_length",
+ROWS = ["bench.tap", "bench.tap_floor", "bench.board_tap", "bench.replica_tap", "bench.game_length",
+        "bench.board_length",
         "bench.undo_length", "bench.review_length", "bench.replay", "bench.club",
         "bench.club_proxy",
         "bench.browser_game",
@@ -135,12 +136,12 @@ def markdown_table(report: dict[str, Any]) -> str:
         f"Measured {report['date']} on {m['cpu']}, {m['usable_cores']} cores, "
         f"{m['memory_gib']} GiB, {m['os']}; Python {m['python']}, SQLite {m['sqlite']}, "
         f"sqlite-utils {m['sqlite_utils']}, waitress {m['waitress']}; temporary files on "
-        f"{m['temp_file_system']}. Commit `{report['commit']}`, command "
+        f"{m['temp_file_system']}. Command "
         f"`{report['command']}` ({report['size']} sizes, {report['seconds']:.0f} s; load "
         f"average {report['load_average_1min']['before']} before, "
         f"{report['load_average_1min']['after']} after). "
         "Every figure is a median over the row's repeats (errors and losses: the sum); "
-        "the raw numbers are in `bench/results.json`.",
+        "the raw numbers, with the commit measured, are in `bench/results.json`.",
         "",
         "| what | how | target on this 2-core machine | measured | met |",
         "|---|---|---|---|---|",

@@ -1,4 +1,4 @@
-"""What the service worker costs a tap (static/sw.js, docs/BOARD.md).
+"""What the service worker costs a tap (static/sw.js, docs/OFFLINE.md).
 
     .venv/bin/python -m bench.service_worker            # 60 taps each
     .venv/bin/python -m bench.service_worker --taps 20

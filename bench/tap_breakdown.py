@@ -1,6 +1,6 @@
 """Where a tap's time goes beyond the floor's (what the app adds to one
-durable INSERT): not a row of the table, a tool for docs/PERFORMANCE.md's
-breakdown.
+durable INSERT): not a row of the table, a tool of docs/PERFORMANCE.md, "The
+tap on the server".
 
 The tap and the floor of bench/tap_floor.py, interleaved the same way, with
 pieces of the tap taken out to see what each costs: the before-request

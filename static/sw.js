@@ -1,6 +1,6 @@
 // The service worker: on a secure origin (https, or the phone's own
-// 127.0.0.1) the board opens without the server (docs/BOARD.md, "When the
-// server is away, on a secure origin"). It keeps two things:
+// 127.0.0.1) the board opens without the server (docs/OFFLINE.md, "The
+// service worker, on a secure origin"). It keeps two things:
 // - each game's board page as this phone last showed it (the last few
 //   games): the page of its last visit, its board replaced by every board
 //   the server has answered since (a tap's, a view's);

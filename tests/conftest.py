@@ -1,7 +1,9 @@
 import pytest
+from hypothesis import settings
 
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
+from scorekeeper.testing import processes
 from support.compiled_templates import share_compiled_templates
 from support.compiled_url_rules import share_compiled_url_rules
 from support.stores import copy_store, migrated_template
@@ -9,8 +11,14 @@ from support.stores import copy_store, migrated_template
 share_compiled_templates()
 share_compiled_url_rules()
 
-# A test that hangs ends its worker and runs again (support/watchdog.py).
-pytest_plugins = ["support.watchdog"]
+# Every run, on CI and here: no deadline (a loaded machine stretches an
+# example's time, which is no defect of ours), and a failure prints the blob
+# that replays it (@reproduce_failure). The examples stay random from run to
+# run, so that each run tries new ones; the blob and Hypothesis's example
+# database (.hypothesis/) replay the one that failed. `--hypothesis-profile
+# default` brings Hypothesis's own settings back.
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")
@@ -39,6 +47,13 @@ def client(app):
 def french(client):
     """The test client of a device that chose French (the lang cookie)."""
     client.set_cookie("lang", "fr")
+    return client
+
+
+@pytest.fixture
+def english(client):
+    """The test client of a device that chose English."""
+    client.set_cookie("lang", "en")
     return client
 
 
@@ -79,11 +94,8 @@ def db(app):
     connection.close()
 
 
-def pytest_xdist_make_scheduler(config, log):
-    """`--dist loadfile`, but browser tests spread one by one when their
-    module has no fixture of its own (support/scheduling.py)."""
-    if config.getoption("dist") == "loadfile":
-        from support.scheduling import BrowserTestsOneByOne
 
-        return BrowserTestsOneByOne(config, log)
-    return None
+def pytest_sessionfinish(session):
+    """A safety net under the fixtures' finalizers: no server or Caddy that a
+    test started outlives its run (its worker's, under xdist)."""
+    processes.stop_all()

@@ -16,9 +16,13 @@ CONSTRAINTS = ROOT / "constraints.txt"
 
 
 def requirements() -> dict[str, Requirement]:
+    """Every requirement of the app and of its extras, but an extra's own
+    extras (the tests' `scorekeeper[replica]`)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    listed = project["dependencies"] + project["optional-dependencies"]["test"]
-    return {canonicalize_name(r.name): r for r in map(Requirement, listed)}
+    listed = project["dependencies"] + [
+        line for extra in project["optional-dependencies"].values() for line in extra]
+    return {canonicalize_name(r.name): r for r in map(Requirement, listed)
+            if canonicalize_name(r.name) != "scorekeeper"}
 
 
 def pinned() -> dict[str, str]:
@@ -32,12 +36,15 @@ def pinned() -> dict[str, str]:
 
 def installed_for_the_tests() -> dict[str, str]:
     """Every distribution the app and its tests need, and its version here."""
-    found, todo = {}, [Requirement("scorekeeper[test]")]
+    found, todo, walked = {}, [Requirement("scorekeeper[test]")], set()
     while todo:
         requirement = todo.pop()
         name = canonicalize_name(requirement.name)
-        if name in found:
+        # The same distribution again with other extras (the tests' own
+        # `scorekeeper[replica]`) brings in what those extras need.
+        if (name, frozenset(requirement.extras)) in walked:
             continue
+        walked.add((name, frozenset(requirement.extras)))
         distribution = metadata.distribution(name)
         found[name] = distribution.version
         for line in distribution.requires or []:
@@ -61,9 +68,9 @@ def test_every_pin_is_within_the_projects_own_ranges():
 
 
 def test_every_install_of_the_makefile_takes_the_pinned_versions():
-    for target in ("run", "test", "check"):
-        commands = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True,
-                                  text=True, timeout=30, check=True).stdout
+    for target in ("run", "test", "check", "restore", "run FLASK_REPLICA=/a/folder"):
+        commands = subprocess.run(["make", "-n", "-B", *target.split()], cwd=ROOT,
+                                  capture_output=True, text=True, timeout=30, check=True).stdout
         # A continued line (the pure openskill's download) is one command.
         for command in commands.replace("\\\n", " ").splitlines():
             if ("pip install" in command or "pip download" in command) and \

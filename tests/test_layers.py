@@ -1,12 +1,16 @@
-"""The package's shape (README, "Layout"): engine, storage, service, web and
-testing, each importing only the layers below it; Flask in the web layer
-alone; no import cycles; every module importable on its own."""
+"""The package's shape (docs/ARCHITECTURE.md), beyond who may import whom
+(the import-linter contracts of pyproject.toml, run by `make lint`): what
+import-linter cannot see. It reads the app's own import statements, so the
+libraries a library loads in turn, a module that fails when imported first,
+an import renamed, a form class told from the rest of wtforms, a name used
+or a string written are checked here."""
 
 import ast
 import functools
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,19 +18,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorekeeper"
 
-# What each layer may import of the app (besides itself).
-MAY_IMPORT = {
-    "engine": set(),
-    "storage": {"engine"},
-    "service": {"engine", "storage"},
-    "testing": {"engine", "storage", "service"},
-    "web": {"engine", "storage", "service"},
-    "serve": {"web", "storage"},
-    "": {"web"},  # the package's __init__: create_app
-}
-WEB_LIBRARIES = {"flask", "flask_babel", "flask_wtf", "werkzeug", "wtforms", "jinja2",
-                 "markupsafe", "babel", "waitress"}  # not click: sqlite-utils uses it too
-DATABASE_LIBRARIES = {"sqlite3", "sqlite_utils"}
+
+
+def forbidden_by(contract: str) -> set[str]:
+    """The modules that the import-linter contract of this name forbids."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    [found] = [c for c in config["tool"]["importlinter"]["contracts"] if c["name"] == contract]
+    return set(found["forbidden_modules"])
+
+
+# What the engine, storage, service and testing may not import, by the
+# contracts: here, what they may not load either, through any library.
+WEB_LIBRARIES = forbidden_by("Only the web layer imports the web framework")
+DATABASE_LIBRARIES = forbidden_by("The engine touches no database")
 
 
 def module_name(path: Path) -> str:
@@ -48,73 +52,6 @@ def layer_of(module: str) -> str:
 @functools.cache
 def tree(module: str) -> ast.Module:
     return ast.parse(MODULES[module].read_text(encoding="utf-8"))
-
-
-@functools.cache
-def imports_of(module: str) -> frozenset[str]:
-    """Every module `module` imports, wherever the import statement stands
-    (a function-level import hides a cycle, it does not remove it)."""
-    path = MODULES[module]
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(tree(module)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module
-            found.add(source)
-            found.update(f"{source}.{alias.name}" for alias in node.names
-                         if f"{source}.{alias.name}" in MODULES)
-    return frozenset(found)
-
-
-def app_imports(module: str) -> set[str]:
-    return {m for m in imports_of(module) if m in MODULES and m != "scorekeeper"} | (
-        {"scorekeeper"} if "scorekeeper" in imports_of(module)
-        and module != "scorekeeper" and layer_of(module) in ("", "serve") else set())
-
-
-@pytest.mark.parametrize("module", sorted(MODULES))
-def test_each_module_imports_only_the_layers_below_its_own(module):
-    layer = layer_of(module)
-    allowed = MAY_IMPORT[layer] | {layer}
-    wrong = {m for m in app_imports(module) if m != "scorekeeper" and layer_of(m) not in allowed}
-    assert not wrong, f"{module} ({layer}) imports {sorted(wrong)}"
-
-
-@pytest.mark.parametrize("module", sorted(MODULES))
-def test_only_the_web_layer_imports_the_web_framework(module):
-    libraries = {m.split(".")[0] for m in imports_of(module)}
-    if layer_of(module) in ("engine", "storage", "service", "testing"):
-        assert not libraries & WEB_LIBRARIES, module
-    if layer_of(module) == "engine":
-        assert not libraries & DATABASE_LIBRARIES, module
-
-
-def test_the_package_has_no_import_cycle():
-    graph = {m: {i for i in app_imports(m) if i != "scorekeeper"} for m in MODULES}
-    # A package's __init__ runs before its modules: importing the package is
-    # importing its __init__, which the graph already holds.
-    cycles, done = [], set()
-
-    def visit(module, path):
-        if module in path:
-            cycles.append(path[path.index(module):] + [module])
-            return
-        if module in done:
-            return
-        for imported in sorted(graph[module]):
-            visit(imported, path + [module])
-        done.add(module)
-
-    for module in sorted(graph):
-        visit(module, [])
-    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
-
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -194,7 +131,7 @@ def test_no_test_module_imports_another():
                 assert not leaf.startswith("test_") and leaf != "conftest", (path, name)
 
 
-# Every form in one module (README, "Layout"): a view may use a form, not
+# Every form in one module (docs/ARCHITECTURE.md, "The modules"): a view may use a form, not
 # make one. A class built by with_rule_fields takes forms' module name
 # wherever it is called, so each form must also be one of forms' own names.
 FORMS_PROBE = """
@@ -236,24 +173,6 @@ def test_no_module_but_forms_imports_a_form_class(module):
             named.update(alias.name for alias in node.names)
     wrong = {n for n in named if n.split(".")[0] in ("wtforms", "flask_wtf")} - allowed
     assert not wrong, f"{module} imports {sorted(wrong)}"
-
-
-# The web layer reaches the store through the service, which owns every
-# transaction and every read (docs/ARCHITECTURE.md). Only the app's own
-# plumbing touches storage: a request's connection (db.py), the migrations
-# at start-up (startup.py) and the command-line tools that open the store
-# themselves, with no request to take a connection from (backup_cli.py,
-# phones_cli.py).
-STORAGE_PLUMBING = {"scorekeeper.web.plumbing.db", "scorekeeper.web.plumbing.startup",
-                    "scorekeeper.web.plumbing.backup_cli", "scorekeeper.web.guard.phones_cli"}
-
-
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "web"))
-def test_the_web_layer_imports_storage_only_in_its_plumbing(module):
-    storage = {m for m in app_imports(module) if layer_of(m) == "storage"}
-    if module in STORAGE_PLUMBING:
-        return
-    assert not storage, f"{module} imports {sorted(storage)}: ask the service instead"
 
 
 def names_used(module: str) -> set[str]:
@@ -301,42 +220,14 @@ def test_the_engine_and_the_service_know_no_status_code(module):
     assert not found, f"{module} names {found}"
 
 
-# web/'s parts, and which of them each may import (their __init__ says why).
-# The loose modules (the app's factory and the API) put them together.
-WEB_PARTS_MAY_IMPORT = {
-    "plumbing": set(),
-    "wording": {"plumbing"},
-    "guard": {"plumbing"},
-    "pages": {"wording", "plumbing"},
-    "views": {"pages", "wording", "plumbing", "guard", "api"},  # the API's JSON helpers
-}
-
-
-def web_part_of(module: str) -> str | None:
-    parts = module.split(".")
-    if len(parts) >= 3 and parts[1] == "web" and parts[2] in WEB_PARTS_MAY_IMPORT:
-        return parts[2]
-    return None
+# web/'s parts (each __init__ says why; the contracts of pyproject.toml say
+# which may import which); the loose modules (the app's factory and the API)
+# put them together.
+WEB_PARTS = {"plumbing", "wording", "guard", "pages", "views"}
 
 
 def test_web_shows_its_parts_with_few_modules_loose():
     loose = sorted(p.name for p in (PACKAGE / "web").glob("*.py") if p.name != "__init__.py")
     assert len(loose) <= 8, loose
     parts = {p.name for p in (PACKAGE / "web").iterdir() if (p / "__init__.py").exists()}
-    assert parts == set(WEB_PARTS_MAY_IMPORT), parts
-
-
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if web_part_of(m)))
-def test_each_part_of_web_imports_only_the_parts_it_may(module):
-    part = web_part_of(module)
-    allowed = WEB_PARTS_MAY_IMPORT[part] | {part}
-    wrong = {m for m in app_imports(module) if layer_of(m) == "web"
-             and (web_part_of(m) or m.rpartition(".")[2]) not in allowed}
-    assert not wrong, f"{module} ({part}) imports {sorted(wrong)}"
-
-
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if web_part_of(m) == "wording"))
-def test_the_wording_calls_no_service(module):
-    """What it says comes in as plain data, from the views that called the service."""
-    wrong = {m for m in app_imports(module) if layer_of(m) == "service"}
-    assert not wrong, f"{module} imports {sorted(wrong)}"
+    assert parts == WEB_PARTS, parts

@@ -206,6 +206,18 @@ class _Table:
     # -- announcements (§5) ---------------------------------------------------
 
     def announce(self, event: Announce) -> None:
+        self.check_announce(event)
+        self.announced = True
+        pool = self.announced_pool(event)
+        # Once per deal, at any moment of it (§5): gains already recorded in
+        # the deal stay; the pool scores now, or once the ranks are shown.
+        if len(pool.contenders) == 1 or not pool.missing():
+            self.settle(pool)
+        else:
+            self.pool = pool
+            self.notes.append("awaiting_ranks")
+
+    def check_announce(self, event: Announce) -> None:
         if self.announced:
             raise RuleViolation(
                 N_("This deal's announcements are already recorded: undo them to change them.")
@@ -217,7 +229,11 @@ class _Table:
                 N_("A double Ronda only exists in a four-card hand: four players, first deal, "
                    "with rules that deal four cards.")
             )
-        self.announced = True
+
+    def announced_pool(self, event: Announce) -> Pool:
+        """What the deal's announcements put at stake: all their points, for
+        the sides that announced the deciding kind, with the best rank each
+        already gave (None where one is still to be shown)."""
         rules = self.rules
         worth = {"ronda": rules.ronda, "double_ronda": rules.double_ronda, "tringa": rules.tringa}
         total = sum(worth[a.kind] for a in event.announcements)
@@ -230,14 +246,7 @@ class _Table:
             held = [a.rank for a in deciding if a.side == side]
             if None not in held:
                 ranks[side] = self.best_rank(kind, held)
-        pool = Pool(kind, total, contenders, tuple(ranks))
-        # Once per deal, at any moment of it (§5): gains already recorded in
-        # the deal stay; the pool scores now, or once the ranks are shown.
-        if len(contenders) == 1 or not pool.missing():
-            self.settle(pool)
-        else:
-            self.pool = pool
-            self.notes.append("awaiting_ranks")
+        return Pool(kind, total, contenders, tuple(ranks))
 
     def reveal(self, event: Reveal) -> None:
         pool = self.pool

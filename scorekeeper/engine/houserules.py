@@ -66,23 +66,51 @@ class HouseRules:
 _RULE_FIELDS = tuple(field.name for field in fields(HouseRules))
 
 
+# Each kind of rule value, with its own check: `check(key, value)` returns
+# the value as the rules keep it, or raises InvalidInput.
+
 @dataclass(frozen=True, slots=True)
 class _Whole:
     low: int
     high: int
+
+    def check(self, key: str, value: Any) -> int:
+        if not is_whole(value) or not self.low <= value <= self.high:
+            raise InvalidInput(
+                N_("The rule %(key)s takes a whole number from %(low)s to %(high)s."),
+                key=key, low=self.low, high=self.high,
+            )
+        return value
 
 
 @dataclass(frozen=True, slots=True)
 class _Choice:
     choices: tuple
 
+    def check(self, key: str, value: Any) -> str:
+        if not isinstance(value, str) or value not in self.choices:
+            raise InvalidInput(
+                N_("The rule %(key)s takes one of: %(choices)s."),
+                key=key, choices=", ".join(self.choices),
+            )
+        return value
+
 
 class _Switch:
-    pass
+    def check(self, key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise InvalidInput(N_("The rule %(key)s takes true or false."), key=key)
+        return value
 
 
 class _Hits:
-    pass
+    def check(self, key: str, value: Any) -> tuple[int, int, int]:
+        hits = tuple(value) if isinstance(value, (list, tuple)) else None
+        if hits is None or len(hits) != 3 or not all(is_whole(v) and 1 <= v <= 50 for v in hits) \
+                or not hits[0] < hits[1] < hits[2]:
+            raise InvalidInput(N_(
+                "The rule hits takes three increasing whole numbers from 1 to 50, such as [1, 5, 10]."))
+        return hits
 
 
 # How each rule key is checked; the order is the order of HouseRules' fields.
@@ -139,31 +167,7 @@ def check_rule(key: str, value: Any) -> Any:
     check = _CHECKS.get(key)
     if check is None:
         raise InvalidInput(N_("Unknown rule: %(key)s."), key=str(key)[:40])
-    if isinstance(check, _Whole):
-        if not is_whole(value) or not check.low <= value <= check.high:
-            raise InvalidInput(
-                N_("The rule %(key)s takes a whole number from %(low)s to %(high)s."),
-                key=key, low=check.low, high=check.high,
-            )
-        return value
-    if isinstance(check, _Choice):
-        if not isinstance(value, str) or value not in check.choices:
-            raise InvalidInput(
-                N_("The rule %(key)s takes one of: %(choices)s."),
-                key=key, choices=", ".join(check.choices),
-            )
-        return value
-    if isinstance(check, _Switch):
-        if not isinstance(value, bool):
-            raise InvalidInput(N_("The rule %(key)s takes true or false."), key=key)
-        return value
-    hits = tuple(value) if isinstance(value, (list, tuple)) else None
-    if hits is None or len(hits) != 3 or not all(is_whole(v) and 1 <= v <= 50 for v in hits) \
-            or not hits[0] < hits[1] < hits[2]:
-        raise InvalidInput(
-            N_("The rule hits takes three increasing whole numbers from 1 to 50, such as [1, 5, 10].")
-        )
-    return hits
+    return check.check(key, value)
 
 
 def rules_from_spec(

@@ -22,6 +22,8 @@ BLANKS = {"\t", "\n", "\r", "\x0b", "\x0c", "\x85"}  # controls that separate wo
 # Letters and symbols that draw nothing: Hangul fillers, the blank braille cell.
 INVISIBLE = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
 HIDDEN = {"Cc", "Cf", "Cs"}  # controls, format characters (U+200B, U+FEFF…), surrogates
+# Between two partners' names, in a team's name: "Karim & Salma".
+PARTNERS_JOINER = " & "
 
 
 def clean_name(text: str) -> str:

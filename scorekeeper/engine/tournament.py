@@ -268,23 +268,34 @@ def swiss_pairing(ranked: list[int], met: set[frozenset[int]], had_bye: set[int]
         half = len(ranked) // 2
         return [(ranked[i], ranked[i + half]) for i in range(half)], (
             ranked[-1] if len(ranked) % 2 else None)
-    budget = [SEARCH_BUDGET]
-
-    def fresh(a: int, b: int) -> bool:
-        return frozenset((a, b)) not in met
-
     if len(ranked) % 2 == 0:
-        found = _pairs(ranked, fresh, budget)
+        found = _pairs(ranked, _not_met(met), [SEARCH_BUDGET])
         return (found, None) if found is not None else (_few_rematches(ranked, met), None)
+    return _pairs_and_bye(ranked, met, had_bye)
+
+
+def _pairs_and_bye(ranked: list[int], met: set[frozenset[int]],
+                   had_bye: set[int]) -> tuple[list[tuple[int, int]], int]:
+    """A later round of an odd count: the bye to the lowest-placed entrant not
+    yet given one whose leaving out lets the rest pair with no rematch (else
+    the lowest-placed whose leaving out does), and the rest's pairs."""
+    budget = [SEARCH_BUDGET]  # one search's, shared by every bye tried
     lowest_first = ranked[::-1]
     candidates = [e for e in lowest_first if e not in had_bye] + [
         e for e in lowest_first if e in had_bye]
     for bye in candidates:
-        found = _pairs([e for e in ranked if e != bye], fresh, budget)
+        found = _pairs([e for e in ranked if e != bye], _not_met(met), budget)
         if found is not None:
             return found, bye
     bye = candidates[0]
     return _few_rematches([e for e in ranked if e != bye], met), bye
+
+
+def _not_met(met: set[frozenset[int]]) -> Callable[[int, int], bool]:
+    """Whether two entrants have not met yet: who may meet in a round with no rematch."""
+    def fresh(a: int, b: int) -> bool:
+        return frozenset((a, b)) not in met
+    return fresh
 
 
 def _few_rematches(order: list[int], met: set[frozenset[int]]) -> list[tuple[int, int]]:

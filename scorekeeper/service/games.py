@@ -125,6 +125,8 @@ def create(
         partners = body.pop("partners")
     else:
         partners = None
+    if rematch_of_key(key) is not None:  # else a phone could plant another game's rematch
+        raise InvalidInput(N_("This Idempotency-Key is the app's own: choose another."))
     setup = engine.parse_new_game(body, presets)
     return _start(db, setup, players.parse_partners(partners, setup), key, now)
 
@@ -177,8 +179,17 @@ def rematch(db: sqlite_utils.Database, game_id: str, now: str) -> tuple[Game, bo
     return _start(db, engine.rematch(game.state), seated, rematch_key(game_id), now)
 
 
+REMATCH_KEY = "rematch:"  # the creation key of a game's rematch: this prefix, then its id
+
+
 def rematch_key(game_id: str) -> str:
-    return f"rematch:{game_id}"
+    return f"{REMATCH_KEY}{game_id}"
+
+
+def rematch_of_key(key: str | None) -> str | None:
+    """The id of the game whose rematch a creation key makes, or None: the
+    app makes such keys for the rematches it starts, and nobody else may."""
+    return key.removeprefix(REMATCH_KEY) if key and key.startswith(REMATCH_KEY) else None
 
 
 def rematch_of(db: sqlite_utils.Database, game_id: str) -> str | None:
@@ -451,6 +462,40 @@ def correct(
     (one removal record each, after the correction); without it, refused.
     `ask_before_reopening`: a correction that leaves a finished game no longer
     over is refused (Reopens), for the caller to ask first."""
+    seq, new, remove_after_end, expected = _correction_body(body)
+    with write_transaction(db):
+        game = load(db, game_id)
+        setup = game.setup
+        replacement = _replacement(db, game_id, seq, new, setup)
+        if key is not None and store.key_used(db, game_id, key):
+            return game, False
+        check_version(game, expected)
+        effective = effective_events(db, game_id)
+        if seq not in effective:
+            raise RuleViolation(N_("This game has no such event standing: it may have "
+                                   "been undone."))
+        payload = None if replacement is None else engine.to_dict(replacement)
+        if effective[seq] == payload:
+            raise RuleViolation(N_("This correction changes nothing."))
+        standing, events, numbers = _corrected_log(effective, seq, payload, replacement, setup)
+        corrected, end = _replay_corrected(setup, standing, events, seq, numbers,
+                                           remove_after_end)
+        removed = [s for s, _ in standing[end:]]
+        standing, events = standing[:end], events[:end]
+        if ask_before_reopening and game.state.finished and corrected is not None \
+                and not corrected.finished:
+            raise Reopens(
+                N_("This game is over. With this correction it is no longer: its score "
+                   "becomes %(score)s and it goes on. Reopen it, or change the correction."),
+                score=" – ".join(str(points) for points in corrected.scores))
+        return _save_correction(db, game, seq, payload, removed, standing, events, key,
+                                now), True
+
+
+def _correction_body(body: Any) -> tuple[Any, Any, Any, int | None]:
+    """A correction's request, checked: the seq it corrects, its new event
+    (None: a removal), whether to remove the events after a new end, and the
+    version expected."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("A correction must be a JSON object."))
     body = dict(body)
@@ -466,67 +511,80 @@ def correct(
                            field="seq")
     if remove_after_end not in (None, True, False):
         raise InvalidInput(N_("remove_after_end takes true or false."), field="remove_after_end")
-    with write_transaction(db):
-        game = load(db, game_id)
-        setup = game.setup
-        # Putting back an event exactly as it was recorded reads it as recorded.
-        recorded = new is not None and new == store.first_recorded(db, game_id, seq)
-        replacement = None if new is None else engine.parse_event(new, setup, recorded=recorded)
-        if key is not None and store.key_used(db, game_id, key):
-            return game, False
-        check_version(game, expected)
-        effective = effective_events(db, game_id)
-        if seq not in effective:
-            raise RuleViolation(N_("This game has no such event standing: it may have "
-                                   "been undone."))
-        payload = None if replacement is None else engine.to_dict(replacement)
-        if effective[seq] == payload:
-            raise RuleViolation(N_("This correction changes nothing."))
-        numbers = {s: n for n, s in enumerate(
-            (s for s, e in effective.items() if e is not None), 1)}
-        effective[seq] = payload
-        standing = standing_of(effective)
-        # The others as recorded; the correction's own event as it was read
-        # (a new one is held to today's rules, one put back as recorded is not).
-        events = [replacement if s == seq else engine.recorded_event(e, setup)
-                  for s, e in standing]
-        removed: list[int] = []
-        corrected = None  # the corrected game, when it plays to its last event
-        try:
-            corrected = engine.replay(setup, events)
-        except engine.GameOver as error:
-            end = error.event_index  # the corrected game is over before this event
-            if not remove_after_end:
-                raise EndsEarlier(
-                    N_("With this correction the game is over at event %(number)s (%(what)s): "
-                       "the events recorded after it could no longer count. Save it with "
-                       "those events removed, or change the correction."),
-                    events[end - 1], setup.sides, number=numbers.get(standing[end - 1][0], end),
-                ) from None
-            removed = [s for s, _ in standing[end:]]
-            standing, events = standing[:end], events[:end]
-        except ScoringError as error:
-            raise _correction_refused(setup, standing, events, seq, numbers, error) from None
-        if ask_before_reopening and game.state.finished and corrected is not None \
-                and not corrected.finished:
-            raise Reopens(
-                N_("This game is over. With this correction it is no longer: its score "
-                   "becomes %(score)s and it goes on. Reopen it, or change the correction."),
-                score=" – ".join(str(points) for points in corrected.scores))
-        version = game.version + 1
-        store.append(db, game_id, version, "correction", {"corrects": seq, "event": payload},
-                     key, now)
-        for later in removed:
-            version += 1
-            store.append(db, game_id, version, "correction", {"corrects": later,
-                                                              "event": None}, None, now)
-        last = summaries.event_time(db, game_id, standing[-1][0] if standing else None)
-        state = summaries.rebuild(db, game_id, setup, events, last)
-        store.save_state(db, game_id, version, state.snapshot(), now)
-        snapshots.after_correction(db, game_id, setup, len(events))
-        if state.finished or game.state.finished:
-            ratings.game_changed(db, game_id, now)
-    return Game(game_id, version, state, game.created_at, now), True
+    return seq, new, remove_after_end, expected
+
+
+def _replacement(db: sqlite_utils.Database, game_id: str, seq: int, new: Any,
+                 setup: engine.Setup) -> engine.Event | None:
+    """The event a correction puts at `seq`, by kind of correction: none for a
+    removal; an event put back exactly as it was recorded, read as recorded;
+    a changed one, held to today's rules."""
+    if new is None:
+        return None
+    recorded = new == store.first_recorded(db, game_id, seq)
+    return engine.parse_event(new, setup, recorded=recorded)
+
+
+def _corrected_log(effective: dict[int, dict | None], seq: int, payload: dict | None,
+                   replacement: engine.Event | None, setup: engine.Setup
+                   ) -> tuple[list[tuple[int, dict]], list[engine.Event], dict[int, int]]:
+    """The log as the correction at `seq` leaves it: its standing events (seq,
+    stored form), the events the replay reads, and each event's number as
+    the history showed it before the correction (from 1), for a refusal to
+    name it."""
+    numbers = {s: n for n, s in enumerate(
+        (s for s, e in effective.items() if e is not None), 1)}
+    standing = standing_of({**effective, seq: payload})
+    # The others as recorded; the correction's own event as it was read
+    # (a new one is held to today's rules, one put back as recorded is not).
+    events = [replacement if s == seq else engine.recorded_event(e, setup)
+              for s, e in standing]
+    return standing, events, numbers
+
+
+def _replay_corrected(setup: engine.Setup, standing: list[tuple[int, dict]],
+                      events: list[engine.Event], seq: int, numbers: dict[int, int],
+                      remove_after_end: bool | None) -> tuple[engine.State | None, int]:
+    """The corrected game (None when it is over before its last events) and
+    how many of its events stand: the events after its new end are removed
+    with `remove_after_end` (else EndsEarlier). Raises CorrectionRefused
+    when an event can no longer stand."""
+    try:
+        return engine.replay(setup, events), len(events)
+    except engine.GameOver as error:
+        end = error.event_index  # the corrected game is over before this event
+        if not remove_after_end:
+            raise EndsEarlier(
+                N_("With this correction the game is over at event %(number)s (%(what)s): "
+                   "the events recorded after it could no longer count. Save it with "
+                   "those events removed, or change the correction."),
+                events[end - 1], setup.sides, number=numbers.get(standing[end - 1][0], end),
+            ) from None
+        return None, end
+    except ScoringError as error:
+        raise _correction_refused(setup, standing, events, seq, numbers, error) from None
+
+
+def _save_correction(db: sqlite_utils.Database, game: Game, seq: int, payload: dict | None,
+                     removed: list[int], standing: list[tuple[int, dict]],
+                     events: list[engine.Event], key: str | None, now: str) -> Game:
+    """Inside the write: the correction's record, one removal record for each
+    event after a new end, and the game's state, summary, snapshots and
+    ratings after them."""
+    version = game.version + 1
+    store.append(db, game.id, version, "correction", {"corrects": seq, "event": payload},
+                 key, now)
+    for later in removed:
+        version += 1
+        store.append(db, game.id, version, "correction", {"corrects": later,
+                                                          "event": None}, None, now)
+    last = summaries.event_time(db, game.id, standing[-1][0] if standing else None)
+    state = summaries.rebuild(db, game.id, game.setup, events, last)
+    store.save_state(db, game.id, version, state.snapshot(), now)
+    snapshots.after_correction(db, game.id, game.setup, len(events))
+    if state.finished or game.state.finished:
+        ratings.game_changed(db, game.id, now)
+    return Game(game.id, version, state, game.created_at, now)
 
 
 def replay_log(db: sqlite_utils.Database, game_id: str) -> engine.State:

@@ -7,14 +7,15 @@ and standings are read again. The screen link's key is never exported.
 """
 
 import json
-from datetime import date, datetime
-from typing import Any
+from datetime import date
+from typing import Any, Mapping, NamedTuple
 
 import sqlite_utils
 
 from ..engine.errors import N_, InvalidInput, RuleViolation
 from ..engine.names import clean_name
 from . import nights
+from .clock import check_time
 
 NIGHT_FIELDS = ("id", "name", "date", "preset", "players", "created_at", "entrants", "tables")
 TABLE_FIELDS = ("game", "number", "round", "created_at")
@@ -51,6 +52,13 @@ def export_nights(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     return documents
 
 
+class Played(NamedTuple):
+    """What a night's check reads of one of the document's games."""
+
+    sides: tuple[str, ...]
+    binned: bool
+
+
 def _fail(message: str, **params) -> None:
     raise InvalidInput(message, **params)
 
@@ -59,15 +67,17 @@ def _whole(value: Any, low: int, high: int) -> bool:
     return type(value) is int and low <= value <= high
 
 
-def _check_tournament(found: Any, night: dict) -> dict:
-    """A knockout's or a Swiss night's `tournament`, checked against its
-    entrants and tables; the fields a new night takes, for parse_night."""
+# -- a tournament --------------------------------------------------------------------------------
+
+def _check_settings(found: Any) -> None:
     if not isinstance(found, dict) or set(found) != set(TOURNAMENT_FIELDS):
         _fail(N_("A night's tournament must be an object with exactly the fields: "
                  "%(fields)s."), fields=", ".join(TOURNAMENT_FIELDS))
     if found["format"] not in ("knockout", "swiss"):
         _fail(N_("A night's tournament is a knockout or a Swiss evening."))
-    count = len(night["entrants"]) if isinstance(night["entrants"], list) else 0
+
+
+def _check_joining(found: dict, count: int) -> None:
     joined, withdrawn = found["joined"], found["withdrawn"]
     if not (isinstance(joined, list) and isinstance(withdrawn, list)
             and len(joined) == len(withdrawn) == count
@@ -77,7 +87,17 @@ def _check_tournament(found: Any, night: dict) -> dict:
     if found["format"] == "knockout" and (any(j != 1 for j in joined) or any(
             w is not None for w in withdrawn) or found["pairings"]):
         _fail(N_("A knockout has neither late entrants, withdrawals nor Swiss pairings."))
-    pairings = found["pairings"]
+
+
+def _two_entrants(entrants: Any, count: int, bye: bool = False) -> bool:
+    """Two different entrants of the night (the second None for a `bye`)."""
+    return (isinstance(entrants, list) and len(entrants) == 2
+            and _whole(entrants[0], 0, count - 1)
+            and (bye and entrants[1] is None or _whole(entrants[1], 0, count - 1))
+            and entrants[0] != entrants[1])
+
+
+def _check_pairings(pairings: Any, count: int) -> None:
     if not isinstance(pairings, list):
         _fail(N_("A tournament's pairings must be a list."))
     given = set()
@@ -85,16 +105,13 @@ def _check_tournament(found: Any, night: dict) -> dict:
         if not (isinstance(pairing, dict) and set(pairing) == {"round", "slot", "entrants"}
                 and _whole(pairing["round"], 1, 1000) and _whole(pairing["slot"], 1, 1000)
                 and (pairing["round"], pairing["slot"]) not in given
-                and isinstance(pairing["entrants"], list) and len(pairing["entrants"]) == 2
-                and _whole(pairing["entrants"][0], 0, count - 1)
-                and (pairing["entrants"][1] is None
-                     or _whole(pairing["entrants"][1], 0, count - 1))
-                and pairing["entrants"][0] != pairing["entrants"][1]):
+                and _two_entrants(pairing["entrants"], count, bye=True)):
             _fail(N_("A tournament's pairing is a round, a slot and two entrants (the second "
                      "null for a bye)."))
         given.add((pairing["round"], pairing["slot"]))
-    rounds = {t.get("game"): t.get("round") for t in night["tables"] if isinstance(t, dict)}
-    matches = found["matches"]
+
+
+def _check_matches(matches: Any, rounds: dict, count: int) -> None:
     if not isinstance(matches, list):
         _fail(N_("A tournament's matches must be a list."))
     seen = set()
@@ -102,25 +119,61 @@ def _check_tournament(found: Any, night: dict) -> dict:
         if not (isinstance(match, dict) and set(match) == {"game", "slot", "entrants"}
                 and rounds.get(match["game"] if isinstance(match["game"], str) else None)
                 and match["game"] not in seen and _whole(match["slot"], 1, 1000)
-                and isinstance(match["entrants"], list) and len(match["entrants"]) == 2
-                and all(_whole(e, 0, count - 1) for e in match["entrants"])
-                and match["entrants"][0] != match["entrants"][1]):
+                and _two_entrants(match["entrants"], count)):
             _fail(N_("A tournament's match is one of the night's tables of a round, its slot "
                      "and its two entrants."))
         seen.add(match["game"])
+
+
+def _check_sides(match: dict, night: dict, game: Played) -> None:
+    """A match's game is played between its two entrants, each on its side:
+    else its result would count for somebody else."""
+    wanted = tuple(nights.side_name(night["entrants"][e]) for e in match["entrants"])
+    if tuple(game.sides) != wanted:
+        _fail(N_("A tournament's match must be played between its two entrants, as its "
+                 "game's sides say: the game %(id)s is not."), id=match["game"][:40])
+
+
+def _check_length(tables: list[dict], best_of: int) -> None:
+    """A match holds no more games than its best of N (those in the bin are
+    none of its games: a director may bin one and start it again)."""
+    if len(tables) > best_of:
+        _fail(N_("A tournament's match holds more games than its best of %(games)s "
+                 "allows: the game %(id)s."), games=best_of, id=tables[best_of]["game"][:40])
+
+
+def _check_against_games(night: dict, found: dict, played: Mapping[str, Played]) -> None:
+    """Each match read again from its game: its entrants against the game's
+    sides, and each match's length against the night's best of N."""
+    order = {t["game"]: (t["round"], t["number"]) for t in night["tables"]}
+    by_match: dict[tuple, list[dict]] = {}
+    for match in sorted(found["matches"], key=lambda m: order[m["game"]]):
+        game = played[match["game"]]
+        _check_sides(match, night, game)
+        pair = (order[match["game"]][0], match["slot"], frozenset(match["entrants"]))
+        if not game.binned:
+            by_match.setdefault(pair, []).append(match)
+    for tables in by_match.values():
+        _check_length(tables, found["match_games"])
+
+
+def _check_tournament(found: Any, night: dict) -> dict:
+    """A knockout's or a Swiss night's `tournament`, checked against its
+    entrants and tables; the fields a new night takes, for parse_night."""
+    _check_settings(found)
+    count = len(night["entrants"]) if isinstance(night["entrants"], list) else 0
+    _check_joining(found, count)
+    _check_pairings(found["pairings"], count)
+    rounds = {t.get("game"): t.get("round") for t in night["tables"] if isinstance(t, dict)}
+    _check_matches(found["matches"], rounds, count)
     return {"format": found["format"], "match_games": found["match_games"],
             "seeding": found["seeding"], "rounds": found["rounds"]}
 
 
-def _moment(value: Any) -> bool:
-    """A date and time with its time zone (ISO 8601), as the app stores them."""
-    try:
-        return isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
-    except ValueError:
-        return False
+# -- a night -------------------------------------------------------------------------------------
 
-
-def _check_night(night: Any, game_ids: set[str]) -> dict:
+def _check_heading(night: Any) -> None:
+    """A night's fields, id, day, time and preset."""
     if not isinstance(night, dict) or set(night) - {"tournament"} != set(NIGHT_FIELDS):
         _fail(N_("A night must be an object with exactly the fields: %(fields)s."),
               fields=", ".join(NIGHT_FIELDS))
@@ -130,44 +183,52 @@ def _check_night(night: Any, game_ids: set[str]) -> dict:
         date.fromisoformat(night["date"])
     except (TypeError, ValueError):
         _fail(N_("A night's date and time are not valid."))
-    if not _moment(night["created_at"]):
-        _fail(N_("A night's date and time are not valid."))
+    check_time(night["created_at"], "created_at")
     preset = night["preset"]
     if not isinstance(preset, str) or not 1 <= len(preset) <= 40 or clean_name(preset) != preset:
         _fail(N_("A night's preset must be a name of 1 to 40 characters."))
-    tables = night["tables"]
+
+
+def _check_tables(tables: Any, played: Mapping[str, Played]) -> None:
     if not isinstance(tables, list):
         _fail(N_("A night's tables must be a list."))
-    # The tables first: a tournament's matches are looked up by their games.
     for number, table in enumerate(tables, 1):
         if not isinstance(table, dict) or set(table) != set(TABLE_FIELDS):
             _fail(N_("A night's table must be an object with exactly the fields: %(fields)s."),
                   fields=", ".join(TABLE_FIELDS))
-        if not isinstance(table["game"], str) or table["game"] not in game_ids:
+        if not isinstance(table["game"], str) or table["game"] not in played:
             _fail(N_("A night's table names a game the export does not hold."))
         if type(table["number"]) is not int or table["number"] != number or not (
                 table["round"] is None
                 or (type(table["round"]) is int and 1 <= table["round"] <= MAX_ROUND)):
             _fail(N_("A night's tables must be numbered 1, 2, 3… (round: a number or null)."))
-        if not _moment(table["created_at"]):
-            _fail(N_("A night's date and time are not valid."))
+        check_time(table["created_at"], "created_at")
+
+
+def _check_night(night: Any, played: Mapping[str, Played]) -> dict:
+    _check_heading(night)
+    # The tables first: a tournament's matches are looked up by their games.
+    _check_tables(night["tables"], played)
     settings = _check_tournament(night["tournament"], night) if "tournament" in night else {}
     # The rest as a new night's (the preset aside: another table's may be unknown here).
+    preset = night["preset"]
     checked = nights.parse_night(dict(night, preset=preset, **settings), {preset: None})
     if checked["name"] != night["name"] or checked["entrants"] != night["entrants"]:
         _fail(N_("A night's names must be stored trimmed."))
     if settings and settings["rounds"] != checked["rounds"]:
         _fail(N_("A Swiss evening's rounds are a number; a knockout's are null."))
+    if settings:  # the entrants and the best of N are known good only now
+        _check_against_games(night, night["tournament"], played)
     return night
 
 
-def check_nights(data: Any, game_ids: set[str]) -> list[dict]:
-    """The document's nights, checked; raises InvalidInput."""
+def check_nights(data: Any, played: Mapping[str, Played]) -> list[dict]:
+    """The document's nights, checked against its games (by id); raises InvalidInput."""
     if not isinstance(data, list):
         _fail(N_("nights must be a list."))
     seen, tabled = set(), set()
     for night in data:
-        _check_night(night, game_ids)
+        _check_night(night, played)
         if night["id"] in seen:
             _fail(N_("A night is twice in the export."))
         seen.add(night["id"])

@@ -173,6 +173,27 @@ def standings(db: sqlite_utils.Database, night: Night) -> tuple[list[Standing], 
     """Who is ahead: wins, then the sum of the margins; a side is its people
     (a team's two partners), whatever its label; the entrants that have not
     played yet are listed too. Returns the places and the ties explained."""
+    totals = _played(db, night)
+    names = {}
+    for entrant in night.entrants:  # an entrant is known by its people, labelled by its names
+        found = [players.by_name(db, n) for n in entrant]
+        key = tuple(sorted(p.person for p in found)) if all(found) else (
+            ("not yet seated",) + tuple(players.name_key(n) for n in entrant))
+        names[key] = _label(entrant)
+        totals.setdefault(key, [names[key], 0, 0, 0])
+    ordered = sorted(((names.get(k, v[0]), *v[1:]) for k, v in totals.items()),
+                     key=lambda r: (-r[2], -r[3], r[0].casefold()))
+    places = []
+    for index, (label, played, won, margin) in enumerate(ordered):
+        same = places and places[-1].won == won and places[-1].margin == margin
+        places.append(Standing(places[-1].place if same else index + 1, label, played, won,
+                               margin))
+    return places, _ties(places)
+
+
+def _played(db: sqlite_utils.Database, night: Night) -> dict[tuple[int, ...], list]:
+    """What each side of the night's counted games did, by its people: [its
+    first label, games played, won, margin]."""
     rows = db.execute(
         "SELECT gs.game_id, gs.side, gs.won, gs.margin, gs.name,"
         " group_concat(st.person, ',') FROM night_tables t"
@@ -186,34 +207,34 @@ def standings(db: sqlite_utils.Database, night: Night) -> tuple[list[Standing], 
         entry[1] += 1
         entry[2] += won
         entry[3] += margin
-    names = {}
-    for entrant in night.entrants:  # an entrant is known by its people, labelled by its names
-        found = [players.by_name(db, n) for n in entrant]
-        key = tuple(sorted(p.person for p in found)) if all(found) else (
-            ("not yet seated",) + tuple(players.name_key(n) for n in entrant))
-        names[key] = _label(entrant)
-        totals.setdefault(key, [names[key], 0, 0, 0])
-    ordered = sorted(((names.get(k, v[0]), *v[1:]) for k, v in totals.items()),
-                     key=lambda r: (-r[2], -r[3], r[0].casefold()))
-    places, ties = [], []
-    for index, (label, played, won, margin) in enumerate(ordered):
-        same = places and places[-1].won == won and places[-1].margin == margin
-        places.append(Standing(places[-1].place if same else index + 1, label, played, won,
-                               margin))
+    return totals
+
+
+def _ties(places: list[Standing]) -> list[Tie]:
+    """The ties the standings explain, at each count of wins that two or more
+    sides share."""
+    ties = []
     for wins in dict.fromkeys(s.won for s in places):
         # Who has not played yet ties with nobody: nothing to explain there.
         group = [s for s in places if s.won == wins and s.played]
-        if len(group) < 2:
-            continue
-        for margin in dict.fromkeys(s.margin for s in group):
-            shared = [s for s in group if s.margin == margin]
-            if len(shared) > 1:
-                ties.append(Tie("shared", [s.label for s in shared], wins, [margin],
-                                shared[0].place))
-        if len({s.margin for s in group}) > 1:
-            ties.append(Tie("margin", [s.label for s in group], wins, [s.margin for s in group],
-                            group[0].place))
-    return places, ties
+        if len(group) > 1:
+            ties += _ties_at(wins, group)
+    return ties
+
+
+def _ties_at(wins: int, group: list[Standing]) -> list[Tie]:
+    """The ties of the sides of `group`, all at `wins`: a place shared by
+    those of the same margin too, and the margins that set the others apart."""
+    ties = []
+    for margin in dict.fromkeys(s.margin for s in group):
+        shared = [s for s in group if s.margin == margin]
+        if len(shared) > 1:
+            ties.append(Tie("shared", [s.label for s in shared], wins, [margin],
+                            shared[0].place))
+    if len({s.margin for s in group}) > 1:
+        ties.append(Tie("margin", [s.label for s in group], wins, [s.margin for s in group],
+                        group[0].place))
+    return ties
 
 
 # -- the round robin -------------------------------------------------------------------------
@@ -316,8 +337,18 @@ def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules
     kind = data.get("format", "round_robin")
     if kind not in FORMATS:
         raise InvalidInput(N_("A night is a round robin, a knockout or a Swiss evening."))
+    checked = _night_entrants(data.get("entrants") or [], count, kind)
+    fields = {"name": name, "date": day, "preset": preset, "players": count, "format": kind,
+              "match_games": 1, "seeding": None, "rounds": None, "entrants": checked}
+    if kind == "round_robin":
+        return fields
+    return fields | _tournament_fields(data, kind, len(checked))
+
+
+def _night_entrants(entrants: Any, count: int, kind: str) -> list[list[str]]:
+    """A new night's entrants, checked (check_entrants) and as many as its
+    format takes: a round robin's two at least, or none (free choice)."""
     most = MAX_ENTRANTS if kind == "round_robin" else MAX_TOURNAMENT
-    entrants = data.get("entrants") or []
     if not isinstance(entrants, list) or len(entrants) > most:
         if kind == "round_robin":
             raise InvalidInput(N_("A round robin takes at most %(count)s players or teams."),
@@ -328,23 +359,27 @@ def parse_night(data: Mapping[str, Any], presets: Mapping[str, engine.HouseRules
     if kind == "round_robin" and len(checked) == 1:
         raise InvalidInput(N_("A round robin needs two entrants at least (or none: free "
                               "choice)."))
-    fields = {"name": name, "date": day, "preset": preset, "players": count, "format": kind,
-              "match_games": 1, "seeding": None, "rounds": None, "entrants": checked}
-    if kind == "round_robin":
-        return fields
-    if len(checked) < 2:
+    return checked
+
+
+def _tournament_fields(data: Mapping[str, Any], kind: str, entrants: int) -> dict:
+    """A knockout's or a Swiss evening's own fields, checked, for `entrants`
+    (two at least): its match, its seeding and a Swiss evening's rounds."""
+    if entrants < 2:
         raise InvalidInput(N_("A knockout or a Swiss evening needs two entrants at least."))
-    fields["match_games"] = data.get("match_games", 1)
-    if fields["match_games"] not in (1, 3) or type(fields["match_games"]) is not int:
+    match_games = data.get("match_games", 1)
+    if match_games not in (1, 3) or type(match_games) is not int:
         raise InvalidInput(N_("A match is one game, or the best of three."))
-    fields["seeding"] = data.get("seeding", "rating")
-    if fields["seeding"] not in SEEDINGS:
+    seeding = data.get("seeding", "rating")
+    if seeding not in SEEDINGS:
         raise InvalidInput(N_("The entrants are seeded by their rating, or drawn."))
+    fields = {"match_games": match_games, "seeding": seeding}
     if kind == "swiss":
-        rounds = data.get("rounds") or tournament.swiss_rounds(len(checked))
-        if type(rounds) is not int or not 1 <= rounds <= max(1, len(checked) - 1):
+        most = max(1, entrants - 1)
+        rounds = data.get("rounds") or tournament.swiss_rounds(entrants)
+        if type(rounds) is not int or not 1 <= rounds <= most:
             raise InvalidInput(N_("A Swiss evening of %(count)s entrants plays 1 to %(most)s "
-                                  "rounds."), count=len(checked), most=max(1, len(checked) - 1))
+                                  "rounds."), count=entrants, most=most)
         fields["rounds"] = rounds
     return fields
 
@@ -434,10 +469,15 @@ def start_table(db: sqlite_utils.Database, night: Night, body: Any, key: str | N
     return game
 
 
+def side_name(names: list[str]) -> str:
+    """The name of an entrant's side at its tables: its label, cut to a name's length."""
+    return _label(names)[:NAME_LENGTH]
+
+
 def table_body(night: Night, first: list[str], second: list[str],
                presets: Mapping[str, engine.HouseRules], first_dealer: int = 0) -> dict:
     """A new game between two entrants (their names), with the night's rules."""
-    return {"sides": [_label(first)[:NAME_LENGTH], _label(second)[:NAME_LENGTH]],
+    return {"sides": [side_name(first), side_name(second)],
             "players": night.players,
             "rules": {"preset": night.preset} if night.preset in presets else None,
             "first_dealer": first_dealer, "partners": [first, second]}

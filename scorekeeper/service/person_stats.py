@@ -7,7 +7,7 @@ team wins, scores its margin and its gains together. Only games that are
 over and not in the bin count (game_sides.counted).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sqlite_utils
 
@@ -47,6 +47,9 @@ class Roster:
     number: int
     count: int
     per_page: int = ROSTER_PAGE
+    # Each person's games still being played (out of the bin): they count
+    # once over, and until then a newcomer shows "in play", not "never played".
+    in_play: dict[int, int] = field(default_factory=dict)
 
     @property
     def pages(self) -> int:
@@ -92,7 +95,18 @@ def roster(db: sqlite_utils.Database, number: int = 1) -> Roster:
         " ORDER BY coalesce(r.games, 0) DESC, coalesce(r.wins, 0) DESC, p.name_key"
         " LIMIT ? OFFSET ?", [ROSTER_PAGE, (number - 1) * ROSTER_PAGE])
     people = [(Player(*row[:6]), PersonResults(row[0], row[1], row[6], row[7])) for row in cursor]
-    return Roster(people, number, count)
+    return Roster(people, number, count, in_play=_in_play(db, [p.id for p, _ in people]))
+
+
+def _in_play(db: sqlite_utils.Database, persons: list[int]) -> dict[int, int]:
+    """How many games still being played each of these people sits in."""
+    if not persons:
+        return {}
+    marks = ", ".join("?" for _ in persons)
+    return dict(db.execute(
+        "SELECT st.person, count(DISTINCT st.game_id) FROM seats st"
+        " JOIN games g ON g.id = st.game_id WHERE g.finished = 0 AND g.deleted_at IS NULL"
+        f" AND st.person IN ({marks}) GROUP BY st.person", persons))
 
 
 def person(db: sqlite_utils.Database, player: Player) -> Person:

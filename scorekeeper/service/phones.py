@@ -7,6 +7,12 @@ pass opens the table while its phone is not turned away and the access key
 is still the one it was given under (its `key_mark`): turning one phone
 away is one row, changing the key turns every phone away at once.
 
+A phone is a guest, or one of the table's hosts (`host`), marked so by this
+machine or by another host. Each pass given by a pairing code remembers the
+phone that showed the code (`minted_by`; none: this machine's code, or the
+typed key): turning a phone away turns away, with it, every phone it let
+in, and theirs in turn.
+
 "Last seen" is written at most once a minute per phone, never on every tap.
 
 No Flask; each function that writes opens its own write transaction.
@@ -30,7 +36,7 @@ SEEN_EVERY_SECONDS = 60
 HOW = ("code", "key")
 BROWSER_LENGTH = 40
 
-COLUMNS = "id, how, browser, created_at, last_seen, turned_away_at"
+COLUMNS = "id, how, browser, created_at, last_seen, turned_away_at, host, minted_by"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +47,13 @@ class Phone:
     created_at: str
     last_seen: str
     turned_away_at: str | None
+    host: bool = False  # one of the table's hosts: turns other phones away, shows codes
+    minted_by: int | None = None  # the phone whose pairing code let it in (None: this machine)
+
+
+def _phone(row) -> Phone:
+    *first, host, minted_by = row
+    return Phone(*first, host=bool(host), minted_by=minted_by)
 
 
 def pass_hash(token: str) -> str:
@@ -53,25 +66,39 @@ def key_mark(key: str, secret: str) -> str:
 
 
 def let_in(db: sqlite_utils.Database, how: str, user_agent: str | None, mark: str,
-           now: str) -> tuple[str, Phone]:
-    """A new pass for a phone just let in: the token (for its cookie only) and the phone."""
+           now: str, minted_by: int | None = None) -> tuple[str, Phone] | None:
+    """A new pass for a phone just let in, as a guest: the token (for its
+    cookie only) and the phone. `minted_by`, the phone whose code it spent,
+    must still be let in, or nobody is (None)."""
     if how not in HOW:
         raise ValueError(how)
     token = secrets.token_urlsafe(PASS_BYTES)
     with write_transaction(db):
+        if minted_by is not None and not _is_in(db, minted_by, mark):
+            return None
         cursor = db.execute(
-            "INSERT INTO phones (pass_hash, key_mark, how, browser, created_at, last_seen)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [pass_hash(token), mark, how, browser_of(user_agent), now, now])
+            "INSERT INTO phones (pass_hash, key_mark, how, browser, created_at, last_seen,"
+            " minted_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [pass_hash(token), mark, how, browser_of(user_agent), now, now, minted_by])
         phone_id = cursor.lastrowid
     return token, get(db, phone_id)
+
+
+def _is_in(db: sqlite_utils.Database, phone_id: int, mark: str) -> bool:
+    return db.execute("SELECT 1 FROM phones WHERE id = ? AND key_mark = ?"
+                      " AND turned_away_at IS NULL", [phone_id, mark]).fetchone() is not None
+
+
+def is_in(db: sqlite_utils.Database, phone_id: int | None, mark: str) -> bool:
+    """Whether the phone still opens the table (None: this machine, always)."""
+    return phone_id is None or _is_in(db, phone_id, mark)
 
 
 def get(db: sqlite_utils.Database, phone_id: int) -> Phone | None:
     if not 0 < phone_id < 2**63:
         return None
     row = db.execute(f"SELECT {COLUMNS} FROM phones WHERE id = ?", [phone_id]).fetchone()
-    return None if row is None else Phone(*row)
+    return None if row is None else _phone(row)
 
 
 def holder(db: sqlite_utils.Database, token: str, mark: str) -> Phone | None:
@@ -81,7 +108,7 @@ def holder(db: sqlite_utils.Database, token: str, mark: str) -> Phone | None:
     row = db.execute(
         f"SELECT {COLUMNS} FROM phones WHERE pass_hash = ? AND key_mark = ?"
         " AND turned_away_at IS NULL", [pass_hash(token), mark]).fetchone()
-    return None if row is None else Phone(*row)
+    return None if row is None else _phone(row)
 
 
 def due_to_be_seen(phone: Phone, now: str) -> bool:
@@ -126,17 +153,35 @@ class PassDesk:
 
 def listed(db: sqlite_utils.Database, mark: str) -> list[Phone]:
     """The phones that the table's pass lets in now, the last seen first."""
-    return [Phone(*row) for row in db.execute(
+    return [_phone(row) for row in db.execute(
         f"SELECT {COLUMNS} FROM phones WHERE key_mark = ? AND turned_away_at IS NULL"
         " ORDER BY last_seen DESC, id DESC", [mark])]
 
 
+# The phone and every phone let in by its codes, and by theirs in turn.
+_LET_IN_BY = """
+WITH RECURSIVE given(id) AS (
+    SELECT ? UNION SELECT phones.id FROM phones JOIN given ON phones.minted_by = given.id)
+SELECT id FROM given"""
+
+
 def turn_away(db: sqlite_utils.Database, phone_id: int, mark: str, now: str) -> Phone:
-    """The phone's pass opens nothing from its next request on."""
+    """The phone's pass opens nothing from its next request on, nor do the
+    passes of the phones it let in (theirs too, in turn)."""
     with write_transaction(db):
-        changed = db.execute(
-            "UPDATE phones SET turned_away_at = ? WHERE id = ? AND key_mark = ?"
-            " AND turned_away_at IS NULL", [now, phone_id, mark]).rowcount
+        if not 0 < phone_id < 2**63 or not _is_in(db, phone_id, mark):
+            raise NotFound(N_("There is no such phone among those let in."))
+        db.execute(f"UPDATE phones SET turned_away_at = ? WHERE id IN ({_LET_IN_BY})"
+                   " AND key_mark = ? AND turned_away_at IS NULL", [now, phone_id, mark])
+    return get(db, phone_id)
+
+
+def make_host(db: sqlite_utils.Database, phone_id: int, mark: str) -> Phone:
+    """The phone becomes one of the table's hosts (turning it away undoes it)."""
+    with write_transaction(db):
+        changed = 0 < phone_id < 2**63 and db.execute(
+            "UPDATE phones SET host = 1 WHERE id = ? AND key_mark = ?"
+            " AND turned_away_at IS NULL", [phone_id, mark]).rowcount
     if not changed:
         raise NotFound(N_("There is no such phone among those let in."))
     return get(db, phone_id)

@@ -19,7 +19,7 @@ from ..engine.log import fold_corrections
 from ..engine.moves import Step, last_card_again, timeline
 from ..storage import store
 from ..storage.db import read_transaction, write_transaction
-from . import games, nights, snapshots
+from . import games, nights, snapshots, tournaments
 
 # The last events a board lists, newest first.
 RECENT_STEPS = 6
@@ -47,6 +47,7 @@ class Shown:
     # Once over, at a round robin's round: its rematch is a friendly game,
     # not a table of the night (nights.rematch_counts).
     friendly_rematch: bool = False
+    match: tournaments.MatchOf | None = None  # a knockout's or a Swiss night's match
 
 
 def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
@@ -71,6 +72,7 @@ def shown_of(db: sqlite_utils.Database, game: games.Game) -> Shown:
         None if last is None else LastRecord(*last),
         games.rematch_of(db, game.id) if over else None, night,
         night is not None and not nights.rematch_counts(db, nights.get(db, night.id), game.id),
+        tournaments.match_of(db, game.id, over),
     )
 
 

@@ -13,6 +13,7 @@ import json
 import sqlite_utils
 
 from ..engine.limits import NAME_LENGTH
+from ..engine.names import PARTNERS_JOINER
 from ..storage import store
 
 
@@ -23,10 +24,6 @@ def names_played(db: sqlite_utils.Database, game_id: str | None, players: int) -
     if row is None or row["players"] != players:
         return []
     return json.loads(row["sides"])
-
-
-# Between two partners' names, in a team's name: "Karim & Salma".
-PARTNERS_JOINER = " & "
 
 
 def team_name(partners: list[str]) -> str:

@@ -165,18 +165,28 @@ def swiss(db: sqlite_utils.Database, night: nights.Night) -> Swiss:
         rounds[match.round - 1].append(_line(match, slots))
     proposed = None
     if started < (night.rounds or 0):
-        number = started + 1
-        active = _active(night, number)
-        ranked = [s.entrant for s in standings if s.entrant in active]
-        if len(ranked) >= 2:
-            met = {frozenset(p.entrants) for p in pairings if p.entrants[1] is not None}
-            had_bye = {p.entrants[0] for p in pairings if p.entrants[1] is None}
-            pairs, bye = tournament.swiss_pairing(ranked, met, had_bye, first_round=number == 1)
-            proposed = (number, pairs, bye)
+        proposed = _next_swiss_round(night, started + 1, standings, pairings)
     pending = [m for m in (rounds[-1] if rounds else []) if m.match.winner is None]
     lines = [SwissLine(s, night.withdrawn[s.entrant] is not None, night.joined[s.entrant])
              for s in standings]
     return Swiss(lines, rounds, night.rounds or 0, proposed, pending)
+
+
+def _next_swiss_round(night: nights.Night, number: int,
+                      standings: list[tournament.EntrantStanding],
+                      pairings: list[tournament.Pairing]
+                      ) -> tuple[int, list[tuple[int, int]], int | None] | None:
+    """Round `number`'s pairing and bye, for who plays it in the order of the
+    standings, with no rematch while one can be avoided (engine's
+    swiss_pairing); None when fewer than two play it."""
+    active = _active(night, number)
+    ranked = [s.entrant for s in standings if s.entrant in active]
+    if len(ranked) < 2:
+        return None
+    met = {frozenset(p.entrants) for p in pairings if p.entrants[1] is not None}
+    had_bye = {p.entrants[0] for p in pairings if p.entrants[1] is None}
+    pairs, bye = tournament.swiss_pairing(ranked, met, had_bye, first_round=number == 1)
+    return number, pairs, bye
 
 
 def matches(db: sqlite_utils.Database, night: nights.Night) -> list[MatchLine]:
@@ -222,6 +232,41 @@ def start_match(db: sqlite_utils.Database, night: nights.Night, round_: int, slo
                                   (first, second))
 
 
+@dataclass(frozen=True, slots=True)
+class MatchOf:
+    """A game that is a table of a knockout's or a Swiss night's match."""
+
+    night_id: str
+    night_name: str
+    format: str  # "knockout" or "swiss"
+    round: int
+    slot: int
+    goes_on: bool  # once over: its rematch is the match's next game (a best of three goes on)
+
+
+def match_of(db: sqlite_utils.Database, game_id: str, over: bool) -> MatchOf | None:
+    """The match the game is a table of, if any; `over`: whether its rematch would go on."""
+    row = db.execute(
+        "SELECT t.night_id, n.name, n.format, t.round, t.slot, t.entrants FROM night_tables t"
+        " JOIN nights n ON n.id = t.night_id WHERE t.game_id = ? AND t.slot IS NOT NULL"
+        " AND n.format != 'round_robin'", [game_id]).fetchone()
+    if row is None:
+        return None
+    night_id, name, format_, round_, slot, entrants = row
+    goes_on = over and _goes_on(db, nights.get(db, night_id), round_, slot, entrants)
+    return MatchOf(night_id, name, format_, round_, slot, goes_on)
+
+
+def _goes_on(db: sqlite_utils.Database, night: nights.Night, round_: int, slot: int,
+             entrants: str) -> bool:
+    """Whether a finished table's rematch is its match's next game: the match
+    is not decided, nothing of it is being played, and these are its entrants."""
+    line = next((m for m in matches(db, night) if (m.match.round, m.match.slot) == (round_, slot)),
+                None)
+    return line is not None and line.match.ready and line.playing is None \
+        and set(json.loads(entrants)) == set(line.match.entrants)
+
+
 def add_rematch(db: sqlite_utils.Database, night: nights.Night, game_id: str, rematch_id: str,
                 now: str) -> None:
     """A finished table's rematch becomes the night's next table: of the same
@@ -235,10 +280,7 @@ def add_rematch(db: sqlite_utils.Database, night: nights.Night, game_id: str, re
         return
     if row is not None and row[1] is not None and night.tournament:
         round_, slot, entrants = row
-        line = next((m for m in matches(db, night)
-                     if (m.match.round, m.match.slot) == (round_, slot)), None)
-        if line is not None and line.match.ready and line.playing is None \
-                and set(json.loads(entrants)) == set(line.match.entrants):
+        if _goes_on(db, night, round_, slot, entrants):
             nights.add_table(db, night.id, rematch_id, round_, now, slot,
                              tuple(json.loads(entrants)))
             return

@@ -12,7 +12,6 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Mapping
 
 import sqlite_utils
@@ -25,6 +24,8 @@ from ..engine.names import clean_name
 from ..storage import store
 from ..storage.db import write_transaction
 from . import players, ratings, summaries
+from .clock import check_time
+from .games import rematch_of_key
 
 FORMAT = "ronda-scorekeeper"
 # Version 2, written since people were kept beside the games, adds each
@@ -160,18 +161,6 @@ def _fail(message: str, **params) -> None:
     raise InvalidInput(message, **params)
 
 
-def _time(value: Any, field: str, optional: bool = False) -> None:
-    if value is None and optional:
-        return
-    try:
-        ok = isinstance(value, str) and datetime.fromisoformat(value).tzinfo is not None
-    except ValueError:
-        ok = False
-    if not ok:
-        _fail(N_("%(field)s must be a date and time with its time zone (ISO 8601)."),
-              field=field)
-
-
 def _key(value: Any, field: str) -> None:
     if value is not None and not (isinstance(value, str) and 1 <= len(value) <= KEY_LENGTH
                                   and all(" " <= c <= "~" for c in value)):
@@ -254,7 +243,7 @@ class _Log:
         if action == "correction":
             return self._correction(payload)
         if action == "same":  # another phone's tap that was the event it names
-            if not isinstance(payload, dict) or set(payload) != {"same": payload.get("same")} \
+            if not isinstance(payload, dict) or set(payload) != {"same"} \
                     or payload["same"] not in self.parsed:
                 _fail(N_("A same record must name a standing event: {\"same\": seq}."))
             return {"same": payload["same"]}
@@ -338,12 +327,13 @@ def _check_log(game: dict, setup: engine.Setup) -> tuple[_Log, list[dict]]:
     keys, payloads = set(), []
     for number, record in enumerate(log, 1):
         try:
-            _exact_fields(record, RECORD_FIELDS + ("place",) if "place" in record
+            placed = isinstance(record, dict) and "place" in record
+            _exact_fields(record, RECORD_FIELDS + ("place",) if placed
                           else RECORD_FIELDS, N_("A log record must be an object with "
                                                  "exactly the fields: %(fields)s."))
             if type(record["seq"]) is not int or record["seq"] != number:
                 _fail(N_("The log's records must be numbered 1, 2, 3… without a gap (seq)."))
-            _time(record["created_at"], "created_at")
+            check_time(record["created_at"], "created_at")
             _key(record["idempotency_key"], "idempotency_key")
             if record["idempotency_key"] is not None:
                 if record["idempotency_key"] in keys:
@@ -385,9 +375,9 @@ def check_game(game: Any, version: int = FORMAT_VERSION) -> Checked:
                   N_("A game must be an object with exactly the fields: %(fields)s."))
     if not isinstance(game["id"], str) or not GAME_ID.fullmatch(game["id"]):
         _fail(N_("id must be 8 to 40 lowercase letters and digits."))
-    _time(game["created_at"], "created_at")
-    _time(game["updated_at"], "updated_at")
-    _time(game["deleted_at"], "deleted_at", optional=True)
+    check_time(game["created_at"], "created_at")
+    check_time(game["updated_at"], "updated_at")
+    check_time(game["deleted_at"], "deleted_at", optional=True)
     _key(game["creation_key"], "creation_key")
     setup = _setup(game)
     log, payloads = _check_log(game, setup)
@@ -409,8 +399,8 @@ def check_game(game: Any, version: int = FORMAT_VERSION) -> Checked:
                    partners)
 
 
-def check_document(data: Any) -> list[Checked]:
-    """Every game of an export document, checked; raises InvalidInput."""
+def _check_envelope(data: Any) -> int:
+    """The document around its games: its format, version and fields; its version."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput(N_("This is not a scorekeeper export (its format is not %(format)s)."),
                            format=FORMAT)
@@ -424,15 +414,41 @@ def check_document(data: Any) -> list[Checked]:
     games = data.get("games")
     if not isinstance(games, list) or not games:
         raise InvalidInput(N_("The export holds no game."))
+    return version
+
+
+def _numbered_check(game: Any, number: int, version: int) -> Checked:
+    """check_game, its refusal naming the game by its place and its id."""
+    try:
+        return check_game(game, version)
+    except ScoringError as error:
+        game_id = game.get("id") if isinstance(game, dict) else None
+        raise Because(N_("Nothing was imported. Game %(number)s (%(id)s): %(reason)s"),
+                      error, number=number,
+                      id=game_id[:40] if isinstance(game_id, str) else "?") from None
+
+
+def _check_rematches(checked: list[Checked]) -> None:
+    """A creation key the app makes for a rematch (games.rematch_key) names
+    a finished game of the same document, and this game is its rematch; a
+    game the document does not hold is looked for in the store (import_document)."""
+    by_id = {item.document["id"]: item for item in checked}
+    for item in checked:
+        original = by_id.get(rematch_of_key(item.document["creation_key"]))
+        if original is None:
+            continue
+        if not original.state.finished or engine.rematch(original.state) != item.setup:
+            raise InvalidInput(N_("Nothing was imported: the game %(id)s claims to be the "
+                                  "rematch of %(original)s, and is not."),
+                               id=item.document["id"], original=original.document["id"])
+
+
+def check_document(data: Any) -> list[Checked]:
+    """Every game of an export document, checked; raises InvalidInput."""
+    version = _check_envelope(data)
     checked, ids, keys = [], set(), set()
-    for number, game in enumerate(games, 1):
-        try:
-            item = check_game(game, version)
-        except ScoringError as error:
-            game_id = game.get("id") if isinstance(game, dict) else None
-            raise Because(N_("Nothing was imported. Game %(number)s (%(id)s): %(reason)s"),
-                          error, number=number,
-                          id=game_id[:40] if isinstance(game_id, str) else "?") from None
+    for number, game in enumerate(data["games"], 1):
+        item = _numbered_check(game, number, version)
         if item.document["id"] in ids:
             raise InvalidInput(N_("The game %(id)s is twice in the export."),
                                id=item.document["id"])
@@ -442,6 +458,7 @@ def check_document(data: Any) -> list[Checked]:
         ids.add(item.document["id"])
         keys.add(key)
         checked.append(item)
+    _check_rematches(checked)
     return checked
 
 
@@ -451,7 +468,9 @@ def check_nights(data: Any, checked: list[Checked]) -> list[dict]:
 
     if not isinstance(data, dict) or "nights" not in data:
         return []
-    return night_transfer.check_nights(data["nights"], {item.document["id"] for item in checked})
+    played = {item.document["id"]: night_transfer.Played(
+        item.setup.sides, item.document["deleted_at"] is not None) for item in checked}
+    return night_transfer.check_nights(data["nights"], played)
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -492,12 +511,29 @@ def store_checked(db: sqlite_utils.Database, checked: list[Checked]) -> None:
         ratings.games_imported(db, [item.document["id"] for item in checked])
 
 
+def _check_key_here(db: sqlite_utils.Database, game: dict, held: set[str]) -> None:
+    """A new game's creation key against the store: no game here has it, and
+    a rematch's names no game here that the document does not hold (else
+    an import would plant the rematch of a game the table is playing)."""
+    key = game["creation_key"]
+    if key is not None and store.game_id_for_creation_key(db, key) is not None:
+        raise ImportConflict(
+            N_("Nothing was imported: the game %(id)s has the creation key of a game "
+               "already here."), id=game["id"])
+    original = rematch_of_key(key)
+    if original is not None and original not in held and store.game_exists(db, original):
+        raise ImportConflict(
+            N_("Nothing was imported: the game %(id)s claims to be the rematch of %(original)s, "
+               "and is not."), id=game["id"], original=original[:40])
+
+
 def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], list[str]]:
     """Import every game of an export document, all or none: (ids imported,
     ids skipped as already here, identical). Raises InvalidInput for a
     bad document, ImportConflict for a game here that differs."""
     checked = check_document(data)
     night_documents = check_nights(data, checked)
+    held = {item.document["id"] for item in checked}
     imported, skipped = [], []
     with write_transaction(db, long=True):  # taps wait their turn (db.WriteLock)
         for item in checked:
@@ -509,11 +545,7 @@ def import_document(db: sqlite_utils.Database, data: Any) -> tuple[list[str], li
                            "already here."), id=game["id"])
                 skipped.append(game["id"])
                 continue
-            key = game["creation_key"]
-            if key is not None and store.game_id_for_creation_key(db, key) is not None:
-                raise ImportConflict(
-                    N_("Nothing was imported: the game %(id)s has the creation key of a game "
-                       "already here."), id=game["id"])
+            _check_key_here(db, game, held)
             _insert(db, item)
             imported.append(game["id"])
         ratings.games_imported(db, imported)

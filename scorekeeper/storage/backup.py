@@ -152,18 +152,8 @@ def _rebuilt(staged: sqlite3.Connection) -> tuple[sqlite3.Connection, list[str]]
         made = _objects(fresh)
         left_out = [f"{kind} {name}" for kind, name in sorted(_objects(staged) - made)]
         for kind, table in sorted(made):
-            if kind != "table" or table == migrations.migrations.migrations_table:
-                continue
-            columns = _columns(fresh, table)
-            missing = [c for c in columns if c not in _columns(staged, table)]
-            if missing:
-                raise BackupError(f"its table {table} lacks the column {missing[0]}")
-            left_out += [f"column {table}.{c}" for c in _columns(staged, table)
-                         if c not in columns]
-            names = ", ".join(f'"{c}"' for c in columns)
-            fresh.executemany(
-                f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in columns)})',
-                staged.execute(f'SELECT {names} FROM "{table}"'))
+            if kind == "table" and table != migrations.migrations.migrations_table:
+                left_out += _copy_table(staged, fresh, table)
         problems = fresh.execute("PRAGMA foreign_key_check").fetchall()
         if problems:
             raise BackupError(f"a row of its table {problems[0][0]} points to nothing")
@@ -178,14 +168,43 @@ def _rebuilt(staged: sqlite3.Connection) -> tuple[sqlite3.Connection, list[str]]
     return fresh, left_out
 
 
+# The tables Litestream keeps in a store it replicates (storage/replica.py):
+# its own bookkeeping, which a restore leaves out without naming it.
+LITESTREAM_TABLES = ("_litestream_seq", "_litestream_lock")
+
+
+def litestream_folder(database: str) -> Path:
+    """Where Litestream keeps its record of a store it replicates, beside it."""
+    path = Path(database)
+    return path.with_name(f".{path.name}-litestream")
+
+
 def _objects(conn: sqlite3.Connection) -> set[tuple[str, str]]:
-    """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) aside."""
-    return {(kind, name) for kind, name in conn.execute(
-        "SELECT type, name FROM sqlite_master") if not name.startswith("sqlite_")}
+    """The schema's objects, SQLite's own (sqlite_autoindex_…, sqlite_sequence…) and
+    Litestream's aside."""
+    return {(kind, name) for kind, name in conn.execute("SELECT type, name FROM sqlite_master")
+            if not name.startswith("sqlite_") and name not in LITESTREAM_TABLES}
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')]
+
+
+def _copy_table(staged: sqlite3.Connection, fresh: sqlite3.Connection, table: str) -> list[str]:
+    """The backup's rows of `table` copied into the fresh store, column by
+    column of the fresh one; returns the backup's columns it does not have
+    ("column games.colour"), left out. Raises BackupError when the backup's
+    table lacks one of the fresh one's columns."""
+    columns = _columns(fresh, table)
+    held = _columns(staged, table)
+    missing = [c for c in columns if c not in held]
+    if missing:
+        raise BackupError(f"its table {table} lacks the column {missing[0]}")
+    names = ", ".join(f'"{c}"' for c in columns)
+    fresh.executemany(
+        f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" for _ in columns)})',
+        staged.execute(f'SELECT {names} FROM "{table}"'))
+    return [f"column {table}.{c}" for c in held if c not in columns]
 
 
 def _known_migrations() -> set[str]:
@@ -251,6 +270,9 @@ def _restore(database: str, source_file: Path, backup_dir: Path, keep: int, time
                 raise
             saved = _set_aside(database, backup_dir)  # past reading: keep its bytes
         _put_back(fresh, database, timeout)
+        # Litestream's record of the store replaced: the restored one is a
+        # new file, which Litestream copies whole at its next start.
+        shutil.rmtree(litestream_folder(database), ignore_errors=True)
     except sqlite3.OperationalError as error:
         if _locked(error):
             raise BackupError(IN_USE) from None

@@ -79,15 +79,32 @@ def game_summaries(db: sqlite_utils.Database) -> None:
     stored get theirs from a replay of their logs.
 
     Frozen: the columns, the folding of corrections and the counting of gains
-    are copied here as they were, so that a later version that adds a kind of
-    gain (and a migration that adds its column) does not change this step.
+    are copied here as they were (the _summaries_ functions below are this
+    step's own), so that a later version that adds a kind of gain (and a
+    migration that adds its column) does not change this step.
     Only the replay is the engine's: a stored event scores what it scored,
     in every version (engine.recorded_event, engine.apply)."""
     from .. import engine
 
-    # How often each kind of gain came to a side, as tally.COUNTS was then.
-    counts = ("ronda", "double_ronda", "tringa", "missa", "bount", "khamsa", "aachra",
-              "cards", "adjust", "hidden_ronda", "dealer_last_trick")
+    _summaries_schema(db)
+    rows = db.execute("SELECT id, sides, players, rules, first_dealer FROM games").fetchall()
+    for game_id, sides_json, players, rules_json, first_dealer in rows:
+        sides = json.loads(sides_json)
+        setup = engine.Setup(tuple(sides), players,
+                             engine.rules_from_dict(json.loads(rules_json)), first_dealer)
+        standing = _summaries_standing(db, game_id)
+        state, totals = _summaries_replay(setup, standing)
+        _summaries_write(db, game_id, sides, state, totals, standing)
+
+
+# How often each kind of gain came to a side, as tally.COUNTS was for step 0003.
+_SUMMARIES_COUNTS = ("ronda", "double_ronda", "tringa", "missa", "bount", "khamsa", "aachra",
+                     "cards", "adjust", "hidden_ronda", "dealer_last_trick")
+
+
+def _summaries_schema(db: sqlite_utils.Database) -> None:
+    """Step 0003's columns of the games, and its table of each game's sides."""
+    counts = _SUMMARIES_COUNTS
     games = db["games"]
     games.add_column("finished", int, not_null_default=0)
     games.add_column("winner", int)
@@ -112,59 +129,73 @@ def game_summaries(db: sqlite_utils.Database) -> None:
     db["game_sides"].create_index(["name_key", "game_id", "name"])
     db["game_sides"].create_index(["counted", "name_key", "name", "won", "margin"])
 
-    def gain_names(gain, hits: tuple[int, ...]) -> tuple[str, ...]:
-        if gain.kind in ("hit", "hit_missa"):
-            hit = ((("bount", "khamsa", "aachra")[hits.index(gain.value)],)
-                   if gain.value in hits else ())
-            return hit + (("missa",) if gain.kind == "hit_missa" else ())
-        return (gain.kind,) if gain.kind in counts else ()
 
-    rows = db.execute("SELECT id, sides, players, rules, first_dealer FROM games").fetchall()
-    for game_id, sides_json, players, rules_json, first_dealer in rows:
-        sides = json.loads(sides_json)
-        setup = engine.Setup(tuple(sides), players,
-                             engine.rules_from_dict(json.loads(rules_json)), first_dealer)
-        # The log's standing events, each as its latest correction left it.
-        events: dict[int, dict | None] = {}
-        for seq, action, payload in db.execute(
-            "SELECT seq, action, payload FROM events WHERE game_id = ? AND action IN"
-            " ('event', 'correction') AND undone_by IS NULL ORDER BY seq", [game_id]
-        ):
-            payload = json.loads(payload)
-            if action == "event":
-                events[seq] = payload
-            elif payload.get("corrects") in events:
-                events[payload["corrects"]] = payload.get("event")
-        standing = [(seq, event) for seq, event in events.items() if event is not None]
-        state = engine.new_game(setup)
-        totals = [dict.fromkeys(counts, 0) for _ in sides]
-        for _, data in standing:
-            state = engine.apply(state, engine.recorded_event(data, setup))
-            for gain in state.gains:
-                for side, points in enumerate(gain.points):
-                    if points:
-                        for name in gain_names(gain, tuple(setup.rules.hits)):
-                            totals[side][name] += 1
-        last_event_at = None
-        if standing:
-            last_event_at = db.execute(
-                "SELECT created_at FROM events WHERE game_id = ? AND seq = ?",
-                [game_id, standing[-1][0]]).fetchone()[0]
-        hands = state.hand - 1 + int(state.finished)
-        db.execute("UPDATE games SET finished = ?, winner = ?, hands = ?, event_count = ?,"
-                   " last_event_at = ? WHERE id = ?",
-                   [int(state.finished), state.winner, hands, state.events, last_event_at,
-                    game_id])
-        counted = int(state.finished)  # nothing was in the bin yet
-        for side, (name, score) in enumerate(zip(sides, state.scores)):
-            margin = score - max(other for s, other in enumerate(state.scores) if s != side)
-            db.execute(
-                f"INSERT INTO game_sides (game_id, side, name, name_key, score, won, margin,"
-                f" counted, {', '.join(counts)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-                f" {', '.join('?' for _ in counts)})",
-                [game_id, side, name, name.strip().casefold(), score,
-                 int(state.winner == side), margin, counted]
-                + [totals[side][kind] for kind in counts])
+def _summaries_standing(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, dict]]:
+    """Step 0003's reading of a log: its standing events, each as its latest
+    correction left it, in order."""
+    events: dict[int, dict | None] = {}
+    for seq, action, payload in db.execute(
+        "SELECT seq, action, payload FROM events WHERE game_id = ? AND action IN"
+        " ('event', 'correction') AND undone_by IS NULL ORDER BY seq", [game_id]
+    ):
+        payload = json.loads(payload)
+        if action == "event":
+            events[seq] = payload
+        elif payload.get("corrects") in events:
+            events[payload["corrects"]] = payload.get("event")
+    return [(seq, event) for seq, event in events.items() if event is not None]
+
+
+def _summaries_gain_names(gain, hits: tuple[int, ...]) -> tuple[str, ...]:
+    """The kinds of step 0003's counts that a gain adds one to."""
+    if gain.kind in ("hit", "hit_missa"):
+        hit = ((("bount", "khamsa", "aachra")[hits.index(gain.value)],)
+               if gain.value in hits else ())
+        return hit + (("missa",) if gain.kind == "hit_missa" else ())
+    return (gain.kind,) if gain.kind in _SUMMARIES_COUNTS else ()
+
+
+def _summaries_replay(setup, standing: list[tuple[int, dict]]):
+    """The game's state after its standing events, and how often each kind
+    of gain came to each side (step 0003's counts)."""
+    from .. import engine
+
+    state = engine.new_game(setup)
+    totals = [dict.fromkeys(_SUMMARIES_COUNTS, 0) for _ in setup.sides]
+    for _, data in standing:
+        state = engine.apply(state, engine.recorded_event(data, setup))
+        for gain in state.gains:
+            for side, points in enumerate(gain.points):
+                if points:
+                    for name in _summaries_gain_names(gain, tuple(setup.rules.hits)):
+                        totals[side][name] += 1
+    return state, totals
+
+
+def _summaries_write(db: sqlite_utils.Database, game_id: str, sides: list[str], state,
+                     totals: list[dict[str, int]], standing: list[tuple[int, dict]]) -> None:
+    """A game's summary as step 0003 stores it: its columns, a row per side."""
+    counts = _SUMMARIES_COUNTS
+    last_event_at = None
+    if standing:
+        last_event_at = db.execute(
+            "SELECT created_at FROM events WHERE game_id = ? AND seq = ?",
+            [game_id, standing[-1][0]]).fetchone()[0]
+    hands = state.hand - 1 + int(state.finished)
+    db.execute("UPDATE games SET finished = ?, winner = ?, hands = ?, event_count = ?,"
+               " last_event_at = ? WHERE id = ?",
+               [int(state.finished), state.winner, hands, state.events, last_event_at,
+                game_id])
+    counted = int(state.finished)  # nothing was in the bin yet
+    for side, (name, score) in enumerate(zip(sides, state.scores)):
+        margin = score - max(other for s, other in enumerate(state.scores) if s != side)
+        db.execute(
+            f"INSERT INTO game_sides (game_id, side, name, name_key, score, won, margin,"
+            f" counted, {', '.join(counts)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+            f" {', '.join('?' for _ in counts)})",
+            [game_id, side, name, name.strip().casefold(), score,
+             int(state.winner == side), margin, counted]
+            + [totals[side][kind] for kind in counts])
 
 
 @migrations(name="0004_players")
@@ -343,8 +374,18 @@ def tournaments(db: sqlite_utils.Database) -> None:
         foreign_keys=[("night_id", "nights", "id")])
 
 
+@migrations(name="0011_phone_hosts")
+def phone_hosts(db: sqlite_utils.Database) -> None:
+    """Who may do what with phones (scorekeeper/service/phones.py): a phone
+    this machine (or a host) marked as one of the table's hosts, and the
+    phone whose pairing code let each one in (none: this machine's code, or
+    the typed key), so that turning a phone away takes with it every pass
+    it gave. Every phone let in before is a guest, let in by this machine."""
+    db.execute("ALTER TABLE phones ADD COLUMN host INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE phones ADD COLUMN minted_by INTEGER")
 
-@migrations(name="0011_taps_know_their_phone")
+
+@migrations(name="0012_taps_know_their_phone")
 def taps_know_their_phone(db: sqlite_utils.Database) -> None:
     """Each record of a game's log knows the phone that made it (`device`)
     and the version its finger saw (`seen`); a tap of a deal another phone
@@ -356,6 +397,7 @@ def taps_know_their_phone(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN device TEXT")
     db.execute("ALTER TABLE events ADD COLUMN seen INTEGER")
     db.execute("ALTER TABLE events ADD COLUMN place INTEGER")
+
 
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)

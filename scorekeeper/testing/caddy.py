@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from . import processes
 from .live_server import LiveServer, free_ports
 
 CADDY = os.environ.get("CADDY", "/usr/bin/caddy")
@@ -85,7 +86,7 @@ class Caddy:
         env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / "data"),
                    XDG_CONFIG_HOME=str(home / "config"))
         with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(
+            self.process = processes.start(
                 [CADDY, "run", "--config", str(self.config), "--adapter", "caddyfile"],
                 cwd=self.folder, env=env, stdout=out, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL)
@@ -126,13 +127,8 @@ class Caddy:
             connection.close()
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            processes.stop(self.process)
 
 
 def trusting_home(folder: Path, root_certificate: Path) -> Path:

@@ -14,6 +14,8 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from . import processes
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = [sys.executable, "-m", "scorekeeper.serve"]
 
@@ -54,7 +56,7 @@ class LiveServer:
 
     def start(self) -> None:
         with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(
+            self.process = processes.start(
                 self.command, cwd=self.root, env=self.env, stdout=out,
                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )
@@ -62,18 +64,12 @@ class LiveServer:
     def kill(self) -> None:
         """SIGKILL: no clean-up, no flush, as a pulled plug."""
         if self.process is not None:
-            self.process.kill()
-            self.process.wait()
+            processes.kill(self.process)
 
     def stop(self) -> None:
         """A clean shutdown (SIGTERM), SIGKILL after ten seconds."""
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        if self.process is not None:
+            processes.stop(self.process)
 
     def restart(self) -> None:
         """Started again on the same port and database, once it answers."""

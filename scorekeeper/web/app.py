@@ -21,8 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    """The app; `test_config` overrides the configuration (API.md)."""
+def configured_app(test_config: dict | None = None) -> Flask:
+    """The app's Flask object and its configuration, nothing on disk yet: where
+    the store and its folder are, for a command that must not create them
+    (restoring a store from its replica)."""
     config = test_config or {}
     app = Flask(
         "scorekeeper",
@@ -48,6 +50,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_prefixed_env()
     if test_config is not None:
         app.config.from_mapping(test_config)
+    backup_cli.configure(app)
+    return app
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """The app; `test_config` overrides the configuration (API.md)."""
+    app = configured_app(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret(app.instance_path)

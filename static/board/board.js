@@ -127,7 +127,7 @@
   // it lifts: the browser's own click comes later, once it has drawn the
   // pressed look and run the mouse's events, a good part of the time from
   // the finger down to the new score on a slow phone (docs/PERFORMANCE.md,
-  // "the tap made at the lift"). Only a plain tap: one finger, lifted within
+  // "From the finger down to the score"). Only a plain tap: one finger, lifted within
   // TAP_HOLD_MS on the button it came down on, without sliding (a scroll).
   // Anything else is the browser's, as are a button whose form has a field
   // (its tap must close the phone's keyboard) and the keyboard's taps.
@@ -185,8 +185,8 @@
   // A tap whose new score the board can show at once has it painted first,
   // and is made (read, kept, sent) just after that paint: the rest of its
   // work took a slowed-down phone several milliseconds before the paint the
-  // table waits for (docs/PERFORMANCE.md, "From the finger down: the score
-  // painted first"). Only a plain tap: on a button that is on, not waiting
+  // table waits for (docs/PERFORMANCE.md, "From the finger down to the
+  // score"). Only a plain tap: on a button that is on, not waiting
   // for a view, on a board that did not follow another phone since the
   // finger came down. A page hidden or left before its next frame (the
   // screen locked, a link followed) makes it at once: a hidden page draws
@@ -209,8 +209,8 @@
 
   // A finger's tap on the board leaves the focus where it was: moving it to
   // the button restyled that button and the one it left inside the tap,
-  // before its click ran (docs/PERFORMANCE.md, "the focus moved inside the
-  // tap"). The keyboard still focuses every button. Not in a form with a
+  // before its click ran (docs/PERFORMANCE.md, "From the finger down to the
+  // score"). The keyboard still focuses every button. Not in a form with a
   // field to type in: its buttons close the keyboard.
   document.addEventListener("mousedown", function (event) {
     var button = event.target.closest && event.target.closest("#board button");

@@ -1,4 +1,4 @@
-// The board's script, second part: the outbox (docs/RELIABILITY.md). Each
+// The board's script, second part: the outbox (docs/OFFLINE.md). Each
 // tap on the game is kept in localStorage, its form whole (its token is its
 // Idempotency-Key), from before it is sent until the server answers it; taps
 // that find the server away wait there, in order, and are sent again one by

@@ -17,19 +17,11 @@ from support.timings import QUICK_ENV
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 
 
-# A browser test that fails is run once more before it counts as failed: on a
-# loaded two-core machine Chromium now and then answers a test's question in a
-# state the test did not wait for (a page between two documents), which says
-# nothing of the app. A test that fails twice fails the run; one that passed
-# on its second try is listed as a rerun in the summary, to be looked at.
-RERUNS = 1
-
 
 def pytest_collection_modifyitems(items):
     for item in items:
         if "/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.flaky(reruns=RERUNS))
 
 
 @pytest.fixture(scope="session")

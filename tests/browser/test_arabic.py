@@ -13,6 +13,8 @@ from support.accessibility import check_both_themes
 from support.table import expect_scores, mark, tap
 from support.timings import QUICK_ENV
 
+pytestmark = pytest.mark.xdist_group("arabic")  # its module fixture, built once a run
+
 ARABIC = {"locale": "ar-MA"}  # the browser asks for Arabic: Accept-Language ar-MA
 
 
@@ -82,9 +84,9 @@ def test_a_few_taps_in_arabic(arabic_phone, screenshot):
     # Numbers stay readable: "+6" is drawn "+6", not "6+", among Arabic words.
     assert glyph_order(page, ".recent li:first-child .gave bdi[dir=ltr]") == ["+", "6"]
     assert page.locator(".recent li:first-child .running").inner_text() == "7 – 0"
-    # The same in the game's review, where the points are plain text with isolates.
+    # The same in the game's review, where the points are isolated by its markup.
     page.goto(page.url.split("?")[0] + "/review")
-    drawn = glyph_order(page, ".timeline li:last-child .gave")
+    drawn = glyph_order(page, ".timeline li:last-child .gave bdi[dir=ltr]")
     assert drawn.index("+") < drawn.index("6")
     # Its chart stays drawn left to right: the axis labels end at their anchor.
     ends = page.evaluate("""() => [...document.querySelectorAll('.chart text[text-anchor=end]')]

@@ -22,6 +22,8 @@ from support.accessibility import check as check_accessible
 from support.table import TABLE_ENV, open_game, table_phone, tap
 from support.timings import QUICK_ENV
 
+pytestmark = pytest.mark.xdist_group("awake")  # its module fixture, built once a run
+
 
 @pytest.fixture(scope="module")
 def table_server(tmp_path_factory):

@@ -9,11 +9,12 @@ question's Yes took the Confirm's place, so a double tap answered it. The Yes
 is now elsewhere: a double tap (150 to 500 ms) ends no hand, with and without
 JavaScript; a deliberate tap on the Yes does."""
 
-import json
 import time
 
 import pytest
 from playwright.sync_api import expect
+
+from support.table import centre, post
 
 PHONES = {"small": {"width": 360, "height": 640}, "tall": {"width": 390, "height": 844}}
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"], "en": ["Us", "Them", "You"]}
@@ -22,11 +23,6 @@ BOXES = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent
   const r = e.getBoundingClientRect();
   return [e.getAttribute('value') || e.id || e.className, Math.round(r.x), Math.round(r.y),
           Math.round(r.width), Math.round(r.height)]; })"""
-
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
 
 
 def a_game(page, server, language, sides, last_deal):
@@ -93,11 +89,6 @@ def test_the_question_s_yes_is_not_where_the_confirm_was(new_phone, server, scre
     assert asked == before  # the question where the Confirm was, in its very box
     same_places({k: v for k, v in others.items() if k.startswith(("cards", "end_step", "close"))},
                 boxes(page), "asked")
-
-
-def centre(page, selector):
-    box = page.locator(selector).bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 @pytest.mark.real_time

@@ -7,14 +7,10 @@ asked for), the sheet then followed "" and 12, and the preview stayed blank
 with the scorer's 15 gone from the field. The answer is held here until
 both fields are typed, then let through."""
 
-import json
 
 from playwright.sync_api import expect
 
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
+from support.table import post
 
 
 def test_the_first_field_keeps_its_count_when_the_sheets_answer_comes_late(new_phone, server):

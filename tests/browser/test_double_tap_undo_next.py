@@ -6,20 +6,15 @@ JavaScript, a double tap on them (150 to 450 ms) counts once; a deliberate
 second tap a moment later counts."""
 
 import contextlib
-import json
 import re
 import time
 
 import pytest
 from playwright.sync_api import Error, expect
 
-from support.table import wait_until_held
+from support.table import post, wait_until_held
 
 pytestmark = pytest.mark.real_time  # the gaps are the subject: a phone's timings
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
 
 
 def a_game(page, server):

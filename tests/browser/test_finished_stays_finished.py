@@ -5,7 +5,6 @@ winning tap takes it back in one tap. Either way the reopened board sits
 where every board sits: before, the result page's Undo put it back under
 that page's top bar, 40 px lower."""
 
-import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -14,15 +13,10 @@ from playwright.sync_api import expect
 from scorekeeper.service import games
 from scorekeeper.storage.db import connect
 from support.board_boxes import CONTROLS, MEASURE
-from support.table import wait_settled
+from support.table import post, wait_settled
 
 SMALL = {"width": 360, "height": 640}
 SIDES = ["Ali", "Karim"]
-
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
 
 
 def boxes(page):

@@ -14,6 +14,8 @@ from support.accessibility import check_both_themes
 from support.table import tap
 from support.timings import QUICK_ENV
 
+pytestmark = pytest.mark.xdist_group("history_in_browser")  # its module fixture, built once a run
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):

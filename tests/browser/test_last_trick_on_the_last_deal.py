@@ -2,23 +2,17 @@
 Options sheet shows its buttons off, and a tap on one says why, where the
 scorer sees it, and scores nothing; on the last deal it scores."""
 
-import json
 
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, wait_settled
+from support.table import expect_scores, post, wait_settled
 
 SMALL = {"width": 360, "height": 640}
 WHY = {"fr": "Le dernier pli se joue à la dernière donne de la manche (donne 6)",
        "ar": "آخر أكلة تُلعب في آخر توزيعة من الجولة (التوزيعة 6)",
        "en": "The last trick is played on the hand's last deal (deal 6)"}
 TWELVE = {"fr": "Pris avec un 12", "ar": "أُخذت بورقة 12", "en": "Taken with a 12"}
-
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
 
 
 @pytest.mark.parametrize("language", ["fr", "ar", "en"])

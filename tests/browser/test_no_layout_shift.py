@@ -15,6 +15,8 @@ from playwright.sync_api import expect
 from scorekeeper.engine.limits import NAME_LENGTH
 from support.table import start_game, table_url, tap
 
+pytestmark = pytest.mark.xdist_group("no_layout_shift")  # its module fixture, built once a run
+
 # Started before the page's own scripts; read once the page has settled.
 OBSERVE = """window.__shifts = [];
 new PerformanceObserver(list => { for (const e of list.getEntries()) { if (!e.hadRecentInput)

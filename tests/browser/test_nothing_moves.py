@@ -1,5 +1,5 @@
 """Nothing moves under the finger: a button that moved got the tap meant
-for the one before it (SCOREBOARD.md "Feel").
+for the one before it (docs/BOARD.md, "The layout, top to bottom").
 
 Whole games with 2, 3 and 4 players, with and without JavaScript, on a
 360×640 and a 390×844 phone, in French, Arabic and English (every pair of

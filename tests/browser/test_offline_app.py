@@ -22,12 +22,14 @@ from playwright.sync_api import expect
 from scorekeeper.service import phones
 from scorekeeper.service.clock import utc_now
 from scorekeeper.storage import db as storage
-from scorekeeper.testing.caddy import serving_https, trusting_home
-from scorekeeper.testing.chromium import PHONE, TABLE_HOST, chromium
+from scorekeeper.testing.chromium import PHONE, TABLE_HOST
 from scorekeeper.web.guard import access
 from support.accessibility import check as check_accessible
+from support.https import served_over_https
 from support.passes import new_pass
 from support.table import expect_scores, start_game, tap
+
+pytestmark = pytest.mark.xdist_group("offline_app")  # its module fixture, built once a run
 
 KEY, SECRET = "offlinekey2345", "a secret for the offline app test only"
 SEND_MS = 15000  # the server started again, then the poll (1.5 s) and two taps
@@ -37,11 +39,9 @@ ANY = re.compile(".*")  # not_to_have_attribute(name, ANY): no such attribute
 
 @pytest.fixture(scope="module")
 def https_table(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("offline-app")
-    with serving_https(folder, "offline", FLASK_ACCESS_KEY=KEY, FLASK_SECRET_KEY=SECRET) as (
-            live, caddy):
-        with chromium(home=trusting_home(folder, caddy.root_certificate)) as browser:
-            yield browser, live, caddy
+    with served_over_https(tmp_path_factory.mktemp("offline-app"), "offline", FLASK_ACCESS_KEY=KEY,
+                            FLASK_SECRET_KEY=SECRET) as (browser, live, caddy):
+        yield browser, live, caddy
 
 
 def phone_at(browser, live, base: str):

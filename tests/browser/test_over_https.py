@@ -10,25 +10,26 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.testing.caddy import serving_https, trusting_home
-from scorekeeper.testing.chromium import PHONE, chromium
+from scorekeeper.testing.chromium import PHONE
 from scorekeeper.web.guard import access
+from support.https import served_over_https
+from support.passes import host_by_command
 from support.table import tap
+
+pytestmark = pytest.mark.xdist_group("over_https")  # its module fixture, built once a run
 
 KEY, SECRET = "httpskey2345", "a secret for the https test only"
 
 
 @pytest.fixture(scope="module")
 def https_table(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("https")
-    with serving_https(folder, "https", FLASK_ACCESS_KEY=KEY, FLASK_SECRET_KEY=SECRET) as (
-            live, caddy):
-        with chromium(home=trusting_home(folder, caddy.root_certificate)) as browser:
-            yield browser, caddy
+    with served_over_https(tmp_path_factory.mktemp("https"), "https", FLASK_ACCESS_KEY=KEY,
+                            FLASK_SECRET_KEY=SECRET) as (browser, live, caddy):
+        yield browser, caddy, live
 
 
 def test_a_phone_gets_in_pairs_another_taps_and_exports_over_https(https_table):
-    browser, caddy = https_table
+    browser, caddy, live = https_table
     first = browser.new_context(**PHONE, base_url=caddy.url).new_page()
     first.goto("/games/new")
     assert first.evaluate("isSecureContext")  # a real certificate, trusted: not an exception
@@ -38,6 +39,7 @@ def test_a_phone_gets_in_pairs_another_taps_and_exports_over_https(https_table):
     (cookie,) = [c for c in first.context.cookies() if c["name"] == access.COOKIE]
     assert cookie["secure"] and cookie["httpOnly"] and KEY not in cookie["value"]
 
+    host_by_command(live)  # through the proxy nothing is this machine: its command marks the host
     first.goto("/pair")
     url = first.locator(".pairing-url a").inner_text()
     assert url.startswith(f"{caddy.url}/pair/")  # the QR code's address is https too

@@ -1,6 +1,8 @@
 """A phone joins the table as at a café: on a network name (`table.lan`,
-mapped to loopback, so it needs the key), by the typed key, then the next
-phone by the QR code of "Add a phone", which works once (the key never in an address)."""
+mapped to loopback, so it needs the key), by the typed key; this machine's
+own browser marks it as a host on its Phones page; then the next phone by
+the QR code of its "Add a phone", which works once (the key never in an
+address). A guest's home offers the Phones page instead."""
 
 import pytest
 from playwright.sync_api import expect
@@ -8,6 +10,8 @@ from playwright.sync_api import expect
 from scorekeeper.testing.chromium import FLAGS, PHONE, TABLE_HOST
 from scorekeeper.testing.live_server import LiveServer
 from support.accessibility import check
+
+pytestmark = pytest.mark.xdist_group("pairing")  # its module fixture, built once a run
 
 KEY = "abcdefghjkmn"
 
@@ -42,6 +46,14 @@ def test_a_phone_types_the_key_and_the_next_one_scans_a_code_once(chromium, tabl
     expect(first).to_have_url(f"{table}/games/new")  # back where it was going, key not in it
     assert KEY not in "".join(first.evaluate("() => [location.href, document.cookie]"))
 
+    first.goto(f"{table}/")
+    expect(first.get_by_role("link", name="Ajouter un téléphone")).to_have_count(0)  # a guest
+    # This machine (loopback, by its loopback name) makes it a host.
+    machine = chromium.new_context(**small).new_page()
+    machine.goto(table.replace(TABLE_HOST, "127.0.0.1") + "/phones")
+    machine.get_by_role("button", name="Nommer hôte").click()
+    expect(machine.get_by_text("hôte de la table")).to_be_visible()
+    machine.context.close()
     first.goto(f"{table}/")
     first.get_by_role("link", name="Ajouter un téléphone").click()
     url = first.locator(".pairing-url a").inner_text()

@@ -17,7 +17,7 @@ TV = {"viewport": {"width": 1920, "height": 1080}, "has_touch": False, "is_mobil
       "device_scale_factor": 1, "color_scheme": "dark"}
 WORDS = {
     "fr": {"locale": "fr-FR", "points": "Points (−50 à 50, négatif pour retirer)",
-           "add": "Ajouter la correction", "back": "Retour à la soirée",
+           "add": "Ajouter la correction", "back": "Retour au tableau",
            "champion": "remporte le tournoi à élimination directe", "semis": "Demi-finales"},
     "ar": {"locale": "ar-MA", "champion": "فاز ببطولة خروج المغلوب", "semis": "نصف النهائي"},
 }

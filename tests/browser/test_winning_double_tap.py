@@ -3,20 +3,14 @@ page comes under the finger; its second tap, 60 ms to 1.5 s later, must start
 no rematch, undo nothing and leave nothing: the winner is seen. With and
 without JavaScript. A deliberate tap a moment later does start the rematch."""
 
-import json
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from support.table import wait_settled
+from support.table import centre, post, wait_settled
 
 WIN = {"target": 11}
-
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
 
 
 def near_the_end(page, server, chain=True):
@@ -29,11 +23,6 @@ def near_the_end(page, server, chain=True):
     for event in events:
         post(page, server, f"/api/games/{game['id']}/events", event)
     return game["id"]
-
-
-def centre(page, selector):
-    box = page.locator(selector).bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def double_tap(page, selector, gap_ms):

@@ -4,9 +4,10 @@ rules' selects cut their choice ("tout de suite, même en pleine manch…").
 A name wraps between its words, never inside one; a select shows its whole
 choice, in fr, ar and en at 360 px."""
 
-import json
 
 import pytest
+
+from support.table import post
 
 SMALL = {"width": 360, "height": 640}
 # Every word of `sel`'s elements on one line: a word split over two lines has two boxes.
@@ -40,11 +41,6 @@ CUT_CHOICES = """() => {
     }
   }
   return cut; }"""
-
-
-def post(page, server, path, body):
-    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
-                             headers={"Content-Type": "application/json"}).json()
 
 
 @pytest.mark.parametrize("language", ["fr", "ar", "en"])

@@ -1,6 +1,7 @@
 """The engine's edges: the input it refuses as malformed (InvalidInput, a
 400, whatever the game's state), and the plain forms it stores (events'
-`to_dict`, states' `snapshot`). What it imports: tests/test_layers.py."""
+`to_dict`, states' `snapshot`). What it imports: the import-linter
+contracts of pyproject.toml."""
 
 import json
 

@@ -7,12 +7,16 @@ and `/pair` the access key."""
 
 import json
 import re
+from contextlib import contextmanager
 
 import pytest
 
 from scorekeeper.testing.caddy import Caddy
 from scorekeeper.testing.live_server import LiveServer, free_ports
 from scorekeeper.web.guard import access
+from support.passes import host_by_command
+
+pytestmark = pytest.mark.xdist_group("behind_a_proxy")  # its module fixture, built once a run
 
 KEY, SECRET = "proxykey2345", "a secret for the proxy tests only"
 
@@ -25,33 +29,32 @@ def serve(folder, name, **env):
     return live
 
 
-@pytest.fixture(scope="module")
-def untold(tmp_path_factory):
-    """No TRUSTED_PROXY: the app is not told a proxy stands in front; the
-    proxy asks it for its own loopback address."""
-    folder = tmp_path_factory.mktemp("untold")
-    live = serve(folder, "untold")
-    caddy = Caddy(folder, live.port, host_of_upstream=True)
+@contextmanager
+def behind_caddy(folder, name, host_of_upstream=False, **env):
+    live = serve(folder, name, **env)
+    caddy = Caddy(folder, live.port, host_of_upstream=host_of_upstream)
     try:
         caddy.start()
         yield live, caddy
     finally:
         caddy.stop()
         live.kill()
+
+
+@pytest.fixture(scope="module")
+def untold(tmp_path_factory):
+    """No TRUSTED_PROXY: the app is not told a proxy stands in front; the
+    proxy asks it for its own loopback address."""
+    with behind_caddy(tmp_path_factory.mktemp("untold"), "untold", host_of_upstream=True) as both:
+        yield both
 
 
 @pytest.fixture(scope="module")
 def told(tmp_path_factory):
     """TRUSTED_PROXY=127.0.0.1: the app knows who asks through it."""
-    folder = tmp_path_factory.mktemp("told")
-    live = serve(folder, "told", FLASK_TRUSTED_PROXY="127.0.0.1")
-    caddy = Caddy(folder, live.port)
-    try:
-        caddy.start()
-        yield live, caddy
-    finally:
-        caddy.stop()
-        live.kill()
+    with behind_caddy(tmp_path_factory.mktemp("told"), "told",
+                      FLASK_TRUSTED_PROXY="127.0.0.1") as both:
+        yield both
 
 
 def new_game(live) -> str:
@@ -132,6 +135,9 @@ def test_the_key_page_pairing_a_tap_and_the_export_over_https(told):
     cookie = headers["Set-Cookie"]
     assert "Secure" in cookie and "HttpOnly" in cookie and KEY not in cookie
     first = {"Cookie": f"{access.COOKIE}={pass_in(headers)}"}
+    # A guest shows no pairing code; marked a host (`flask phones --host`), it does.
+    assert caddy.request("GET", "/pair", headers=first)[0] == 403
+    host_by_command(live)
     # The QR code of "Add a phone" is the https address the phone asked for.
     status, _, page = caddy.request("GET", "/pair", headers=first)
     assert status == 200 and KEY.encode() not in page
@@ -178,3 +184,31 @@ def test_behind_the_proxy_each_phone_is_counted_by_its_own_address(told):
                                  {"Content-Type": "application/x-www-form-urlencoded"},
                                  source=neighbour)
     assert status == 303  # another phone, behind the same proxy, is not locked out
+
+
+FORGED = [{"X-Forwarded-For": "127.0.0.1"}, {"X-Forwarded-For": "::1"},
+          {"X-Forwarded-For": "127.0.0.1, 127.0.0.1"}, {"Forwarded": "for=127.0.0.1"},
+          {"Forwarded": 'for="[::1]";host=localhost;proto=http'},
+          {"X-Forwarded-Host": "localhost"}, {"X-Forwarded-Host": "127.0.0.1"},
+          {"X-Real-IP": "127.0.0.1"}, {"X-Client-IP": "127.0.0.1"},
+          {"True-Client-IP": "127.0.0.1"}, {"X-Forwarded-Proto": "http"},
+          {"Via": "1.1 localhost"}, {"Host": "localhost"}, {"Host": "127.0.0.1"},
+          {"X-Forwarded-For": "127.0.0.1", "X-Forwarded-Host": "localhost",
+           "Forwarded": "for=127.0.0.1;host=localhost"}]
+
+
+@pytest.mark.parametrize("proxy", ["told", "untold"])
+def test_a_phone_forging_proxy_headers_through_caddy_is_still_a_phone(request, proxy):
+    """A phone on the Wi-Fi sends what a proxy would say of this machine: it
+    gets the key page, whichever proxy setting, for every one of them (a Host
+    Caddy serves no site for gets Caddy's own empty answer: the app is not asked)."""
+    live, caddy = request.getfixturevalue(proxy)
+    for headers in FORGED:
+        for path in ("/games/export.json", "/phones", "/pair"):
+            status, _, body = caddy.request("GET", path, headers=headers, source="127.0.0.9")
+            assert status in (400, 403) or (status == 200 and body == b""), (
+                proxy, headers, path, status)
+        status, _, body = caddy.request("POST", "/api/games", b'{"sides": ["A", "B"]}',
+                                        dict(headers, **{"Content-Type": "application/json"}),
+                                        source="127.0.0.9")
+        assert status in (400, 403) or (status == 200 and body == b""), (proxy, headers)

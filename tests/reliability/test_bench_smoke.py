@@ -22,6 +22,10 @@ from bench import run, table  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from scorekeeper import engine  # noqa: E402
 
+# Its module fixture is built once a run, and takes up to a few minutes on a
+# loaded machine (the run's own bound is 300 s).
+pytestmark = [pytest.mark.xdist_group("bench_smoke"), pytest.mark.timeout(360)]
+
 HAND_WRITTEN = "## What the profiles showed\n\nWritten by hand, kept by every run.\n"
 
 

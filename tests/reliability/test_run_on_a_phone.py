@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPILED = (".so", ".pyd", ".dylib")
 # The compiled modules that a runtime dependency's wheel may hold, each
 # optional: without it the package runs its pure-Python code (and its sdist
-# builds without a compiler: README, "One phone, no Wi-Fi").
+# builds without a compiler: docs/SERVING.md, "One phone, no Wi-Fi").
 OPTIONAL_SPEEDUPS = {"markupsafe": "markupsafe._speedups"}
 
 

@@ -14,6 +14,8 @@ import pytest
 
 from scorekeeper.testing.live_server import LiveServer
 
+pytestmark = pytest.mark.xdist_group("server")  # its module fixture, built once a run
+
 STRANGER = "127.0.0.2"
 HEADER_SECONDS = 2
 

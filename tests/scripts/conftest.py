@@ -135,6 +135,10 @@ class Network:
         route.fulfill(status=response.status_code, headers=dict(response.headers),
                       body=response.get_data())
 
+    def moves(self) -> list[str]:
+        """The move of each tap sent, in order."""
+        return [tap["move"] for tap in self.taps]
+
     def release(self):
         held, self.held = self.held, []
         for route in held:

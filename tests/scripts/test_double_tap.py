@@ -8,6 +8,8 @@ import itertools
 
 import pytest
 
+pytestmark = pytest.mark.xdist_group("double_tap")  # its module fixture, built once a run
+
 WINDOW_MS = 600  # a phone's (template_helpers.BOARD_TIMINGS); the page says none
 
 BOARD = """<div id="board" data-game="g1" data-version="1">

@@ -8,6 +8,8 @@ import itertools
 
 import pytest
 
+pytestmark = pytest.mark.xdist_group("lift_tap")  # its module fixture, built once a run
+
 BOARD = """<div id="board" data-game="g1" data-version="1">
   <form method="post" action="/games/g1/play">
     <button id="missa" name="move" value="missa.0">Missa</button>

@@ -4,6 +4,8 @@ of the one shown by changing only what differs, through the board's own hook
 
 import pytest
 
+pytestmark = pytest.mark.xdist_group("morph")  # its module fixture, built once a run
+
 BOARD = """<div id="board" data-game="g1" data-version="1">
   <p class="status"><span id="deal">Donne 1</span> <b>Ali</b></p>
   <div class="scores"><span id="score-0">3</span><span id="score-1">7</span></div>

@@ -40,10 +40,6 @@ def until(page, condition, seconds: float = 10) -> None:
         page.wait_for_timeout(20)
 
 
-def moves(table) -> list[str]:
-    return [tap["move"] for tap in table.network.taps]
-
-
 def test_taps_kept_while_the_server_is_away_are_sent_in_their_order_after_a_reload(table):
     page = table.open()
     version = table.state()["version"]
@@ -60,7 +56,7 @@ def test_taps_kept_while_the_server_is_away_are_sent_in_their_order_after_a_relo
     page.on("dialog", lambda dialog: dialog.accept())  # "leave this page?" while taps wait
     page.reload()
     drained(page, version + 3)
-    assert moves(table) == ["missa.0", "hit.1.1", "missa.1"]
+    assert table.network.moves() == ["missa.0", "hit.1.1", "missa.1"]
     assert table.state()["scores"] == [1, 2]
     assert page.evaluate(f"localStorage.getItem('{WAITING}')") is None
 
@@ -78,7 +74,7 @@ def test_waiting_taps_go_one_at_a_time_each_on_the_game_the_one_before_left(tabl
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 3)
     assert page.evaluate("window.sends.most") == 1  # never two on their way at once
-    assert moves(table) == ["missa.0", "missa.1", "hit.0.1"]
+    assert table.network.moves() == ["missa.0", "missa.1", "hit.0.1"]
     # Each of the board the scorer saw, from one phone (its device): its
     # records are its own, wherever they landed.
     taps = table.network.taps
@@ -122,12 +118,12 @@ def test_a_refused_tap_stops_the_ones_after_it_until_the_scorer_chooses(table):
     expect(refusal.locator(".refused-rest li")).to_have_text(["Missa · \u2068Eux\u2069"])
     expect(refusal.locator(".hint.choose")).to_be_visible()  # drop one, or all
     expect(refusal.locator(".hint.lone")).to_be_hidden()
-    assert moves(table) == ["hit.1.5"]
+    assert table.network.moves() == ["hit.1.5"]
     page.evaluate(HEARD_AND_DONE)  # the server is there: still nothing more goes
-    assert moves(table) == ["hit.1.5"]
+    assert table.network.moves() == ["hit.1.5"]
     refusal.locator("[data-choice=one]").click()  # drop it, send the rest
     drained(page, version + 1)
-    assert moves(table) == ["hit.1.5", "missa.1"]
+    assert table.network.moves() == ["hit.1.5", "missa.1"]
     assert table.state()["scores"] == [1, 1]
 
 
@@ -151,7 +147,7 @@ def test_two_tabs_of_one_phone_do_not_both_send_the_waiting_taps(table):
     table.network.hold = False
     table.network.release()
     drained(first, version + 2)
-    assert moves(table) == ["missa.0", "missa.1"]
+    assert table.network.moves() == ["missa.0", "missa.1"]
     assert table.state()["scores"] == [1, 1]
     assert second.evaluate("window.sends.made") == 0
 
@@ -172,7 +168,7 @@ def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(t
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 4)  # each a record of its own, the game unchanged
-    assert moves(table) == ["missa.0", "next_deal"]
+    assert table.network.moves() == ["missa.0", "next_deal"]
     taps = table.network.taps
     assert [int(tap["expected_version"]) for tap in taps] == [version, version]
     expect(page.locator(".refusal")).to_have_count(0)
@@ -238,7 +234,7 @@ def test_a_tap_on_a_control_off_before_the_tap_on_its_way_is_made_on_the_board_a
     table.network.hold = False
     table.network.release()
     drained(page, version + 2)
-    assert moves(table) == ["hit.0.1", "hit.1.5"]
+    assert table.network.moves() == ["hit.0.1", "hit.1.5"]
     expect(page.locator("#notice")).not_to_have_class("notice shown info")
 
 
@@ -260,7 +256,7 @@ def test_offline_a_khamsa_off_on_a_board_behind_the_other_phone_waits_for_the_se
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 2)
-    assert moves(table) == ["hit.1.5"]
+    assert table.network.moves() == ["hit.1.5"]
     assert table.state()["chain"] == {"side": 1, "value": 5}
 
 
@@ -276,7 +272,7 @@ def test_a_control_still_off_on_the_board_after_the_tap_says_why(table):
     table.network.hold = False
     table.network.release()
     drained(page, version + 1)
-    assert moves(table) == ["hit.0.1"]
+    assert table.network.moves() == ["hit.0.1"]
     expect(page.locator("#notice")).to_have_class("notice shown info")
 
 
@@ -304,7 +300,7 @@ def test_a_refused_tap_is_sent_again_once_what_refused_it_is_undone(table):
     again.click()
     drained(page, version + 3)
     expect(refusal).to_have_count(0)
-    assert moves(table) == ["hit.1.5", "hit.1.5"]  # refused, then counted
+    assert table.network.moves() == ["hit.1.5", "hit.1.5"]  # refused, then counted
     assert table.state()["chain"] is not None
 
 
@@ -354,7 +350,7 @@ def test_a_khamsa_made_offline_after_its_own_bount_counts_with_it(table):
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 5)
     expect(page.locator(".refusal")).to_have_count(0)
-    assert moves(table) == ["hit.0.1", "hit.1.5"]
+    assert table.network.moves() == ["hit.0.1", "hit.1.5"]
     table.event(type="chain_end")
     assert table.state()["scores"] == [0, 6]
 

@@ -42,10 +42,6 @@ def shown_scores(page) -> list[int]:
     return [int(page.locator(f"#score-{side}").inner_text()) for side in (0, 1)]
 
 
-def moves(table) -> list[str]:
-    return [tap["move"] for tap in table.network.taps]
-
-
 def test_a_missa_at_the_lift_shows_its_score_before_it_is_kept_or_sent(table):
     page = table.open()
     version = table.state()["version"]
@@ -54,7 +50,7 @@ def test_a_missa_at_the_lift_shows_its_score_before_it_is_kept_or_sent(table):
     # tap and sending it come after that paint.
     assert at_once == {"scores": ["1", "0"], "pending": False, "kept": [], "sent": 0}
     page.wait_for_function(DRAINED, arg=version + 1)
-    assert moves(table) == ["missa.0"]
+    assert table.network.moves() == ["missa.0"]
     assert table.state()["scores"] == [1, 0] == shown_scores(page)
 
 
@@ -68,7 +64,7 @@ def test_taps_made_before_that_paint_are_made_in_their_order_each_once(table):
     assert at_once["scores"] == ["1", "0"]
     assert at_once["kept"] == ["missa.0", "missa.1", "missa.0"]
     page.wait_for_function(DRAINED, arg=version + 3)
-    assert moves(table) == ["missa.0", "missa.1", "missa.0"]
+    assert table.network.moves() == ["missa.0", "missa.1", "missa.0"]
     assert table.state()["scores"] == [2, 1] == shown_scores(page)
 
 
@@ -86,7 +82,7 @@ def test_a_tap_behind_one_on_its_way_is_not_painted_first(table):
     table.network.hold = False
     table.network.release()
     page.wait_for_function(DRAINED, arg=version + 2)
-    assert moves(table) == ["missa.0", "missa.1"]
+    assert table.network.moves() == ["missa.0", "missa.1"]
     assert table.state()["scores"] == [1, 1] == shown_scores(page)
 
 
@@ -110,4 +106,4 @@ def test_a_page_hidden_or_left_before_that_paint_keeps_the_tap_at_once(table, ev
     # A hidden page draws no frame, and one left would lose the tap.
     assert at_once["scores"] == ["1", "0"] and at_once["kept"] == ["missa.0"]
     page.wait_for_function(DRAINED, arg=version + 1)
-    assert moves(table) == ["missa.0"]
+    assert table.network.moves() == ["missa.0"]

@@ -3,21 +3,15 @@ the log (the original stays, shown as corrected); the score is the barème's
 replay; a correction that a later event cannot survive is refused with a
 sentence naming that event. Through the API and through the review's forms."""
 
-import re
 
 import pytest
 
 from support.page_forms import find_button, forms_of, press, submit
+from support.pages import spaced_text as text
 
 HIT_1 = {"type": "hit", "side": 0, "value": 1}
 HIT_5 = {"type": "hit", "side": 1, "value": 5}
 MISSA = {"type": "missa", "side": 1}
-
-
-def text(html):
-    """A page's words; without the marks that isolate numbers for right to left."""
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
 
 
 def played(api, *events, sides=("Nous", "Eux")):

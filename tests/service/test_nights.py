@@ -25,12 +25,6 @@ def text(html):
     return " ".join(markup.unescape(words).split())
 
 
-@pytest.fixture
-def english(client):
-    client.set_cookie("lang", "en")
-    return client
-
-
 def finish(api, game_id, side, points=40):
     assert api.event(game_id, type="adjust", side=side, points=points).status_code == 200
 

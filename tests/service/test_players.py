@@ -3,7 +3,6 @@ renames and merges as records of their own (a merge undoable), and the
 statistics per person and per pair. No game's log is ever changed."""
 
 import json
-import re
 import sqlite3
 
 import pytest
@@ -13,17 +12,7 @@ from scorekeeper.service import players
 from scorekeeper.storage import db as stores
 from scorekeeper.storage import migrations
 from support.page_forms import forms_of, press, submit
-
-
-def text(html):
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
-
-
-@pytest.fixture
-def english(client):
-    client.set_cookie("lang", "en")
-    return client
+from support.pages import spaced_text as text
 
 
 def seats(path, game_id):

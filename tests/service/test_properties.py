@@ -34,16 +34,16 @@ from scorekeeper.engine import (
     new_game,
     parse_event,
     parse_new_game,
-    recorded_event,
     replay,
 )
-from scorekeeper.engine.log import fold_corrections
 from scorekeeper.engine.merge import MergeRefused
-from scorekeeper.engine.moves import timeline
 from scorekeeper.service import games, review, scoreboard, snapshots
-from scorekeeper.storage import migrations, store
+from scorekeeper.storage import migrations
 from scorekeeper.storage.db import connect
 from scorekeeper.web import api
+from support.folds import check_folds
+
+pytestmark = pytest.mark.xdist_group("properties")  # its module fixture, built once a run
 
 PLAYERS = [2, 3, 4]
 NOW = "2026-12-02T10:00:00.000+00:00"
@@ -216,67 +216,80 @@ def settle(kind, total, contenders, ranks, rules, n):
     return [(kind, tuple(share if s in winners else 0 for s in range(n)))]
 
 
+def to_side(side, points, n) -> tuple:
+    return tuple(points if s == side else 0 for s in range(n))
+
+
 def barème_gains(before, event) -> list[tuple[str, tuple]] | None:
     """The gains of `event` in state `before`, in order, before the target
     check cuts them short; None where the barème leaves the sides open."""
     setup, rules = before.setup, before.setup.rules
     n = setup.side_count
-
-    def to(side, points):
-        return tuple(points if s == side else 0 for s in range(n))
-
     chain = [] if before.chain is None else [
-        ("hit", to(before.chain.side, rules.hits[before.chain.step]))]
+        ("hit", to_side(before.chain.side, rules.hits[before.chain.step], n))]
     kind = event.type
     if kind == "hit":
         step = rules.hits.index(event.value)
-        return chain if step == 0 else [] if step == 1 else [("hit", to(event.side, event.value))]
+        return chain if step == 0 else [] if step == 1 else [
+            ("hit", to_side(event.side, event.value, n))]
     if kind == "chain_end" or kind == "next_deal":
         return chain
     if kind == "missa":
-        lost = (rules.missa_exclusion != "none" and event.last_card) or (
-            rules.missa_exclusion == "last_deal" and before.deal == setup.deals_per_hand)
-        points = 0 if lost else rules.missa
-        if before.chain is not None and before.chain.side == event.side:
-            hit = rules.hits[before.chain.step]
-            if rules.missa_with_hit and points:
-                return [("hit_missa", to(event.side, hit + points))]
-            return [("hit", to(event.side, hit))]
-        return chain + [("missa", to(event.side, points))]
+        return missa_gains(before, event, chain)
     if kind == "end_hand":
         counts = [40 - sum(c for c in event.cards if c is not None) if c is None else c
                   for c in event.cards]
         threshold = rules.card_threshold_3 if n == 3 else rules.card_threshold
         return chain + [("cards", tuple(max(0, c - threshold) for c in counts))]
     if kind == "adjust":
-        return [("adjust", to(event.side, event.points))]
+        return [("adjust", to_side(event.side, event.points, n))]
     if kind == "hidden_ronda":  # to the side named, or with two sides the other one
-        penalty, to = rules.hidden_ronda_penalty, event.to
-        to = 1 - event.side if to is None else to
-        return [("hidden_ronda", tuple(penalty if s == to else 0 for s in range(n)))]
+        to = 1 - event.side if event.to is None else event.to
+        return [("hidden_ronda", to_side(to, rules.hidden_ronda_penalty, n))]
     if kind == "dealer_last_trick":
         return None  # who deals is not the barème's business; checked by shape below
     if kind == "announce":
-        worth = {"ronda": rules.ronda, "double_ronda": rules.double_ronda, "tringa": rules.tringa}
-        total = sum(worth[a.kind] for a in event.announcements)
-        deciding = "tringa" if any(a.kind == "tringa" for a in event.announcements) else "ronda"
-        held = {}
-        for a in event.announcements:
-            if (a.kind == "tringa") == (deciding == "tringa"):
-                held.setdefault(a.side, []).append(a.rank)
-        if len(held) == 1:
-            return [(deciding, to(next(iter(held)), total))]
-        if any(None in ranks for ranks in held.values()):
-            return []  # waits for a reveal
-        lower = deciding == "tringa" and rules.tringa_contest == "lower"
-        ranks = {s: (min if lower else max)(r) for s, r in held.items()}
-        return settle(deciding, total, sorted(held), ranks, rules, n)
+        return announce_gains(before, event)
     if kind == "reveal":
         pool = before.pool
         ranks = {s: event.ranks[s] if event.ranks[s] is not None else pool.ranks[s]
                  for s in pool.contenders}
         return settle(pool.kind, pool.total, pool.contenders, ranks, rules, n)
     raise AssertionError(f"unknown event {event!r}")
+
+
+def missa_gains(before, event, chain) -> list[tuple[str, tuple]]:
+    """BAREME §3, §4: the missa, with the hit of the chain it ends."""
+    setup, rules = before.setup, before.setup.rules
+    n = setup.side_count
+    lost = (rules.missa_exclusion != "none" and event.last_card) or (
+        rules.missa_exclusion == "last_deal" and before.deal == setup.deals_per_hand)
+    points = 0 if lost else rules.missa
+    if before.chain is not None and before.chain.side == event.side:
+        hit = rules.hits[before.chain.step]
+        if rules.missa_with_hit and points:
+            return [("hit_missa", to_side(event.side, hit + points, n))]
+        return [("hit", to_side(event.side, hit, n))]
+    return chain + [("missa", to_side(event.side, points, n))]
+
+
+def announce_gains(before, event) -> list[tuple[str, tuple]]:
+    """BAREME §5: the deal's announcements, settled now or waiting for a reveal."""
+    rules, n = before.setup.rules, before.setup.side_count
+    worth = {"ronda": rules.ronda, "double_ronda": rules.double_ronda, "tringa": rules.tringa}
+    total = sum(worth[a.kind] for a in event.announcements)
+    deciding = "tringa" if any(a.kind == "tringa" for a in event.announcements) else "ronda"
+    held = {}
+    for a in event.announcements:
+        if (a.kind == "tringa") == (deciding == "tringa"):
+            held.setdefault(a.side, []).append(a.rank)
+    if len(held) == 1:
+        return [(deciding, to_side(next(iter(held)), total, n))]
+    if any(None in ranks for ranks in held.values()):
+        return []  # waits for a reveal
+    lower = deciding == "tringa" and rules.tringa_contest == "lower"
+    ranks = {s: (min if lower else max)(r) for s, r in held.items()}
+    return settle(deciding, total, sorted(held), ranks, rules, n)
 
 
 def check_gains_and_finish(before, event, after):
@@ -475,38 +488,6 @@ def test_through_the_app_the_stored_log_replays_to_the_stored_state_and_undo_ste
 
 # -- what is folded from the nearest snapshot is what the whole log folds -------------------------
 
-def whole_review(setup, log, state):
-    """A game's review entries, as a whole replay of its log says them:
-    (seq, number, status, event, step, hand, deal) each."""
-    # The fold's order: a placed record just before the one it is placed
-    # before (docs/BOARD.md, "Two phones").
-    folded = sorted(log, key=lambda r: (r.get("place", r["seq"] + 1) - 1, r["seq"]))
-    effective = fold_corrections((r["seq"], r["action"], r["payload"])
-                                 for r in folded if r["undone_by"] is None)
-    standing = [(seq, recorded_event(e, setup)) for seq, e in effective.items() if e]
-    steps = timeline(setup, [event for _, event in standing])
-    numbered = {seq: (number, step) for number, ((seq, _), step) in enumerate(
-        zip(standing, steps), 1)}
-    entries, place = [], (state.hand, state.deal)
-    for record in reversed([r for r in log if r["action"] == "event"]):
-        seq = record["seq"]
-        if seq in numbered:
-            number, step = numbered[seq]
-            place = (step.hand, step.deal)
-            status = "corrected" if effective[seq] != record["payload"] else "standing"
-            entries.append((seq, number, status, step.event, step, *place))
-        else:
-            status = "undone" if record["undone_by"] is not None else "removed"
-            entries.append((seq, None, status, recorded_event(record["payload"], setup), None,
-                            *place))
-    return entries[::-1], steps
-
-
-def as_entry(entry):
-    return (entry.seq, entry.number, entry.status, entry.event, entry.step, entry.hand,
-            entry.deal)
-
-
 @pytest.mark.parametrize("players", PLAYERS)
 @THROUGH_THE_APP
 @given(data=st.data())
@@ -544,38 +525,6 @@ def test_undo_boards_and_review_pages_fold_from_snapshots_as_the_whole_log_does(
         snapshots.EVERY, review.PAGE_ENTRIES, review.LOOK_AHEAD = kept
         db.close()
         folder.cleanup()
-
-
-def check_folds(db, game_id):
-    game = games.load(db, game_id)
-    setup = game.setup
-    log = list(store.log(db, game_id))
-    entries, steps = whole_review(setup, log, game.state)
-    assert game.state == replay(setup, [step.event for step in steps])
-    assert game.state.events == len(steps)
-    # Every snapshot is the state after its first events, none is missing.
-    rows = store.snapshot_trails(db, game_id)
-    assert [events for events, _, _ in rows] == list(
-        range(snapshots.EVERY, len(steps) + 1, snapshots.EVERY))
-    for events, _, _ in rows:
-        _, _, state = snapshots.nearest(db, game_id, setup, events=events)
-        assert state == replay(setup, [step.event for step in steps[:events]])
-    # A board's last events, and what Undo takes back.
-    shown = scoreboard.shown(db, game_id)
-    assert list(shown.recent) == steps[::-1][:scoreboard.RECENT_STEPS]
-    assert shown.last_step == (steps[-1] if steps else None)
-    # Every page of the review, and the chart's scores.
-    number, found = 1, []
-    while True:
-        page = review.review_page(db, game, number)
-        found += [as_entry(entry) for entry in page.entries]
-        if number == page.pages:
-            break
-        number += 1
-    assert found == entries
-    assert page.trail == [(step.hand, step.scores) for step in steps]
-    for entry in entries[:1] + entries[len(entries) // 2:][:1] + entries[-1:]:
-        assert as_entry(review.review_entry(db, game, entry[0])) == entry
 
 
 @pytest.mark.parametrize("players", PLAYERS)

@@ -14,37 +14,30 @@ from support.page_forms import press
 from support.paths import FIRST_SCHEMA
 
 
-@pytest.fixture
-def store(app):
-    connection = stores.connect(app.config["DATABASE"])
-    yield connection
-    connection.close()
-
-
-def snapshot(store):
-    return (store.execute("SELECT person, mu, sigma, games FROM person_ratings ORDER BY person")
+def snapshot(db):
+    return (db.execute("SELECT person, mu, sigma, games FROM person_ratings ORDER BY person")
             .fetchall(),
-            store.execute("SELECT game_id, person, mu, sigma, games FROM rating_steps"
+            db.execute("SELECT game_id, person, mu, sigma, games FROM rating_steps"
                           " ORDER BY rated_at, game_id, person").fetchall())
 
 
-def assert_as_rebuilt(store):
+def assert_as_rebuilt(db):
     """The ratings kept at write time are those of a rebuild from scratch."""
-    kept = snapshot(store)
-    store.execute("BEGIN")
-    ratings.rebuild(store)
-    rebuilt = snapshot(store)
-    store.conn.rollback()
+    kept = snapshot(db)
+    db.execute("BEGIN")
+    ratings.rebuild(db)
+    rebuilt = snapshot(db)
+    db.conn.rollback()
     assert kept == rebuilt
     return kept
 
 
-def person(store, name):
-    return players.by_name(store, name).person
+def person(db, name):
+    return players.by_name(db, name).person
 
 
-def rating(store, name):
-    return ratings.of_person(store, person(store, name))
+def rating(db, name):
+    return ratings.of_person(db, person(db, name))
 
 
 def play(api, sides, winner, players_count=None, partners=None, points=40):
@@ -58,65 +51,65 @@ def play(api, sides, winner, players_count=None, partners=None, points=40):
     return game["id"]
 
 
-def test_the_event_that_ends_a_game_rates_it_and_no_other_does(api, store):
+def test_the_event_that_ends_a_game_rates_it_and_no_other_does(api, db):
     game = api.new_game(sides=["Karim", "Ali"])
     api.event(game["id"], type="missa", side=0)
-    assert snapshot(store) == ([], [])  # a tap that does not end the game rates nothing
+    assert snapshot(db) == ([], [])  # a tap that does not end the game rates nothing
     api.event(game["id"], type="adjust", side=0, points=40)
-    karim, ali = rating(store, "Karim"), rating(store, "Ali")
+    karim, ali = rating(db, "Karim"), rating(db, "Ali")
     assert karim.mu > ratings.MODEL.mu > ali.mu
     assert karim.sigma < ratings.MODEL.sigma and karim.games == ali.games == 1
-    assert_as_rebuilt(store)
+    assert_as_rebuilt(db)
 
 
-def test_teams_and_three_sides_are_rated(api, store):
+def test_teams_and_three_sides_are_rated(api, db):
     play(api, ["K & S", "A & O"], 1, 4, [["Karim", "Salma"], ["Ali", "Omar"]])
-    assert rating(store, "Ali").mu == rating(store, "Omar").mu > rating(store, "Karim").mu
+    assert rating(db, "Ali").mu == rating(db, "Omar").mu > rating(db, "Karim").mu
     game = api.new_game(sides=["Nadia", "Leila", "Zineb"])
     api.event(game["id"], type="adjust", side=2, points=10)
     api.event(game["id"], type="adjust", side=1, points=40)
     # Leila won; Zineb (10) came before Nadia (0).
-    assert rating(store, "Leila").mu > rating(store, "Zineb").mu > rating(store, "Nadia").mu
-    assert_as_rebuilt(store)
+    assert rating(db, "Leila").mu > rating(db, "Zineb").mu > rating(db, "Nadia").mu
+    assert_as_rebuilt(db)
 
 
-def test_a_correction_undo_bin_and_restore_re_rate_from_that_game_on(api, client, store):
+def test_a_correction_undo_bin_and_restore_re_rate_from_that_game_on(api, client, db):
     first = play(api, ["Karim", "Ali"], 0)
     play(api, ["Karim", "Omar"], 1)
     play(api, ["Ali", "Omar"], 0)
-    before = assert_as_rebuilt(store)
+    before = assert_as_rebuilt(db)
     # The first game's winner corrected: Ali won it. Every later rating moves.
     response = api.post(f"/api/games/{first}/corrections",
                         {"seq": 1, "event": {"type": "adjust", "side": 1, "points": 40,
                                              "note": ""}})
     assert response.status_code == 200, response.get_json()
-    after = assert_as_rebuilt(store)
-    assert after != before and rating(store, "Ali").mu > rating(store, "Karim").mu
+    after = assert_as_rebuilt(db)
+    assert after != before and rating(db, "Ali").mu > rating(db, "Karim").mu
     press(client, f"/games/{first}/delete", "")
-    binned = assert_as_rebuilt(store)
-    assert rating(store, "Karim").games == 1 and binned != after
-    games = store.execute("SELECT deleted_at FROM games WHERE id = ?", [first]).fetchone()
+    binned = assert_as_rebuilt(db)
+    assert rating(db, "Karim").games == 1 and binned != after
+    games = db.execute("SELECT deleted_at FROM games WHERE id = ?", [first]).fetchone()
     assert games[0] is not None
     press(client, "/games/bin", "")  # restore
-    assert assert_as_rebuilt(store) == after
+    assert assert_as_rebuilt(db) == after
     last = play(api, ["Karim", "Nadia"], 0)
     api.undo(last)  # back into play: no longer rated
-    assert rating(store, "Nadia") is None and assert_as_rebuilt(store) == after
+    assert rating(db, "Nadia") is None and assert_as_rebuilt(db) == after
 
 
-def test_a_merge_and_its_undoing_re_rate(api, store):
+def test_a_merge_and_its_undoing_re_rate(api, db):
     play(api, ["Karim", "Ali"], 0)
     play(api, ["Karim B.", "Ali"], 0)
     play(api, ["Ali", "Omar"], 0)
-    alone = assert_as_rebuilt(store)
-    karim, typo = players.by_name(store, "Karim"), players.by_name(store, "Karim B.")
-    with write_transaction(store):
-        players.merge(store, typo.id, karim.id, "2026-01-01T00:00:00+00:00")
-    assert rating(store, "Karim").games == 2 and ratings.of_person(store, typo.id) is None
-    assert_as_rebuilt(store)
-    with write_transaction(store):
-        players.unmerge(store, typo.id, "2026-01-01T00:00:01+00:00")
-    assert assert_as_rebuilt(store) == alone
+    alone = assert_as_rebuilt(db)
+    karim, typo = players.by_name(db, "Karim"), players.by_name(db, "Karim B.")
+    with write_transaction(db):
+        players.merge(db, typo.id, karim.id, "2026-01-01T00:00:00+00:00")
+    assert rating(db, "Karim").games == 2 and ratings.of_person(db, typo.id) is None
+    assert_as_rebuilt(db)
+    with write_transaction(db):
+        players.unmerge(db, typo.id, "2026-01-01T00:00:01+00:00")
+    assert assert_as_rebuilt(db) == alone
 
 
 def test_a_rating_reads_as_points_around_a_thousand():
@@ -126,7 +119,7 @@ def test_a_rating_reads_as_points_around_a_thousand():
     assert ratings.Rating(ratings.MODEL.mu - 1, 4.0, 7).spread == 160
 
 
-def test_the_ranking_lists_the_provisional_apart_and_ranks_by_points(api, store):
+def test_the_ranking_lists_the_provisional_apart_and_ranks_by_points(api, db):
     """Omar lost all 3 of his games and topped the ranking (mean − 3σ, the
     others having fewer games); Karim, 2 games and 2 wins, read "5,6"."""
     for _ in range(5):
@@ -134,37 +127,37 @@ def test_the_ranking_lists_the_provisional_apart_and_ranks_by_points(api, store)
     play(api, ["Karim", "Omar"], 0)
     play(api, ["Karim", "Omar"], 0)
     play(api, ["Nadia", "Omar"], 0)
-    found = ratings.ranking(store)
+    found = ratings.ranking(db)
     assert found.provisional_games == 5
     assert [r.name for r in found.ranked] == ["Ali", "Samir"]  # 5 games each, Ali's won
     assert found.ranked[0].rating.points > 1000 > found.ranked[1].rating.points
     assert [r.name for r in found.provisional] == ["Omar", "Karim", "Nadia"]  # most games first
-    karim = rating(store, "Karim")
+    karim = rating(db, "Karim")
     assert karim.points > 1100 and karim.games == 2  # two wins read as a rise from 1,000
-    assert rating(store, "Omar").points < 1000
-    ratings.set_provisional_games(store, 2)
-    ranked = [r.name for r in ratings.ranking(store).ranked]
+    assert rating(db, "Omar").points < 1000
+    ratings.set_provisional_games(db, 2)
+    ranked = [r.name for r in ratings.ranking(db).ranked]
     assert ranked[:2] == ["Ali", "Karim"] and sorted(ranked[2:]) == ["Omar", "Samir"]
     with pytest.raises(ratings.InvalidInput):
-        ratings.set_provisional_games(store, 0)
+        ratings.set_provisional_games(db, 0)
 
 
-def test_the_statistics_and_a_persons_page_show_the_rating(api, client, store):
+def test_the_statistics_and_a_persons_page_show_the_rating(api, client, db):
     client.set_cookie("lang", "en")
     for winner in (0, 0, 1):
         play(api, ["Karim", "Ali"], winner)
     stats = client.get("/stats").get_data(as_text=True)
-    assert "Ranking" in stats and f'/players/{person(store, "Karim")}' in stats
+    assert "Ranking" in stats and f'/players/{person(db, "Karim")}' in stats
     assert "How it ranks: by rating, the players with 5 finished games at least." in stats
     assert "Provisional" in stats
-    page = client.get(f'/players/{person(store, "Karim")}').get_data(as_text=True)
-    rated = rating(store, "Karim")
+    page = client.get(f'/players/{person(db, "Karim")}').get_data(as_text=True)
+    rated = rating(db, "Karim")
     assert f"{rated.points:,}" in page and f"points ± {rated.spread}, after 3 finished games" \
         in page and "provisional" in page
     assert '<polygon class="band"' in page and "From 1,000 to" in page
 
 
-def test_the_provisional_games_are_a_setting(client, store):
+def test_the_provisional_games_are_a_setting(client, db):
     client.set_cookie("lang", "en")
     from support.page_forms import forms_of, submit
 
@@ -172,10 +165,10 @@ def test_the_provisional_games_are_a_setting(client, store):
     form = next(f for f in forms_of(html) if f.action == "/settings/ratings")
     assert dict(form.fields)["games"] == "5"
     response = submit(client, form, extra={"games": "8"})
-    assert response.status_code == 303 and ratings.provisional_games(store) == 8
+    assert response.status_code == 303 and ratings.provisional_games(db) == 8
     response = submit(client, form, extra={"games": "80"}, follow_redirects=True)
     assert "A whole number from 1 to 50." in response.get_data(as_text=True)
-    assert ratings.provisional_games(store) == 8
+    assert ratings.provisional_games(db) == 8
 
 
 def test_an_import_rates_the_imported_games(api, client, app, tmp_path):

@@ -191,6 +191,12 @@ def test_a_late_entrant_and_a_withdrawal_are_for_a_swiss_evening_only(store):
     ({"format": "swiss", "seeding": "age"}, "seeded"),
     ({"format": "swiss", "rounds": 4}, "1 to 3 rounds"),
     ({"format": "round_robin", "entrants": [[f"P{n}"] for n in range(9)]}, "at most 8"),
+    ({"format": "round_robin", "entrants": [["A"]]}, "two entrants at least (or none"),
+    ({"format": "knockout", "match_games": True}, "best of three"),
+    ({"format": "swiss", "rounds": 2.0}, "1 to 3 rounds"),
+    ({"preset": "nope"}, "no such preset"),
+    ({"players": 3}, "two players, or teams of two"),
+    ({"date": None}, "The date must be a day"),
 ])
 def test_a_bad_tournament_is_refused_with_a_sentence(store, data, says):
     body = {"name": "Tournoi", "date": "2026-12-04", "preset": "appli", "players": 2,

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from scorekeeper.service import review, snapshots
-from service.test_properties import check_folds
+from support.folds import check_folds
 from support.two_phones import play, store
 
 RUNS = int(os.environ.get("TWO_PHONES_RUNS", "400"))

@@ -7,29 +7,15 @@ import json
 import re
 import sqlite3
 
-import pytest
-
 from scorekeeper.engine.names import DEFAULT_SIDE_NAMES
 from scorekeeper.service import person_stats, players, ratings, stats
 from scorekeeper.service.unnamed import is_default
-from scorekeeper.storage import db as stores
 from scorekeeper.storage import migrations
-
-
-def text(html):
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
+from support.pages import spaced_text as text
 
 
 def finish(api, game_id, winner=0):
     assert api.event(game_id, type="adjust", side=winner, points=40).status_code == 200
-
-
-@pytest.fixture
-def store(app):
-    connection = stores.connect(app.config["DATABASE"])
-    yield connection
-    connection.close()
 
 
 def test_every_default_name_is_nobody_and_a_typed_name_is_someone():
@@ -38,30 +24,30 @@ def test_every_default_name_is_nobody_and_a_typed_name_is_someone():
     assert not any(is_default(name) for name in ("Karim", "Nousra", "Les Eux", "هما"))
 
 
-def test_default_sides_are_not_players_ratings_nor_names_of_the_statistics(api, store):
+def test_default_sides_are_not_players_ratings_nor_names_of_the_statistics(api, db):
     for _ in range(3):  # enough rated games to be ranked with min_games=3
         finish(api, api.new_game(sides=["Nous", "Eux"])["id"])
         finish(api, api.new_game(sides=["Us", "Them"])["id"], winner=1)
         finish(api, api.new_game(sides=["نحن", "هم", "أنتم"], players=3)["id"], winner=2)
         finish(api, api.new_game(sides=["Karim", "Ali"])["id"])
         finish(api, api.new_game(sides=["Karim", "Eux"])["id"])  # one named side
-    roster = person_stats.roster(store)
+    roster = person_stats.roster(db)
     assert roster.count == 2
     # Karim's games against a side nobody named are his: rated against an
     # unknown newcomer each time, whose rating is kept nowhere.
     assert sorted((r.name, r.rating.games, r.rating.wins)
-                  for r in ratings.ranking(store, min_games=3).ranked) == [
+                  for r in ratings.ranking(db, min_games=3).ranked) == [
         ("Ali", 3, 0), ("Karim", 6, 6)]
     assert [(player.name, line.played) for player, line in roster.people] == [
         ("Karim", 6), ("Ali", 3)]
-    karim = players.by_name(store, "Karim")
-    found = person_stats.person(store, karim)
+    karim = players.by_name(db, "Karim")
+    found = person_stats.person(db, karim)
     assert found.results.played == 6
     assert [line.name for line in found.opponents] == ["Ali"]
-    assert [results.name for results in stats.leaderboard(store).rows] == ["Karim", "Ali"]
-    assert [player.name for player in players.people(store)] == ["Ali", "Karim"]
+    assert [results.name for results in stats.leaderboard(db).rows] == ["Karim", "Ali"]
+    assert [player.name for player in players.people(db)] == ["Ali", "Karim"]
     # The games are as they were played.
-    sides = [json.loads(row[0]) for row in store.execute("SELECT sides FROM games")]
+    sides = [json.loads(row[0]) for row in db.execute("SELECT sides FROM games")]
     assert ["Nous", "Eux"] in sides and ["Karim", "Eux"] in sides
 
 
@@ -85,35 +71,35 @@ def test_the_roster_and_the_ranking_list_no_default_name(client, api):
         assert sorted(set(people)) == ["Ali", "Karim"], (path, people)
 
 
-def test_ratings_kept_before_the_rule_are_rebuilt_without_the_default_sides(app, api, store):
+def test_ratings_kept_before_the_rule_are_rebuilt_without_the_default_sides(app, api, db):
     """A store whose ratings counted "Nous" as a person (as the app did before
     this rule): the migration marks them stale, the next start rebuilds them."""
     for _ in range(3):
         finish(api, api.new_game(sides=["Nous", "Karim"])["id"])
-    store.execute("DELETE FROM _sqlite_migrations WHERE name = '0007_unnamed_sides_not_rated'")
-    nous = players.by_name(store, "Nous")
-    store.execute("INSERT OR REPLACE INTO person_ratings (person, mu, sigma, games, wins)"
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = '0007_unnamed_sides_not_rated'")
+    nous = players.by_name(db, "Nous")
+    db.execute("INSERT OR REPLACE INTO person_ratings (person, mu, sigma, games, wins)"
                   " VALUES (?, 30, 2, 3, 3)", [nous.person])
-    store.conn.commit()
-    migrations.migrate(store)
-    ratings.rebuild_if_stale(store)
+    db.conn.commit()
+    migrations.migrate(db)
+    ratings.rebuild_if_stale(db)
     with sqlite3.connect(app.config["DATABASE"]) as conn:
         rated = conn.execute("SELECT p.name, r.games FROM person_ratings r"
                              " JOIN players p ON p.id = r.person").fetchall()
     assert rated == [("Karim", 3)]
 
 
-def test_a_default_name_has_no_page_of_its_own(client, api, store):
+def test_a_default_name_has_no_page_of_its_own(client, api, db):
     """/players/<id> of "Nous" is the 404 page, as an unknown player's."""
     api.new_game(sides=["Nous", "Karim"])
     api.new_game(sides=["Us", "هم"])
-    karim = players.by_name(store, "Karim")
+    karim = players.by_name(db, "Karim")
     assert client.get(f"/players/{karim.id}").status_code == 200
     unknown = client.get("/players/999999?lang=fr")
     assert unknown.status_code == 404
     unknown_words = text(unknown.get_data(as_text=True).split("<main", 1)[1])
     for name in ("Nous", "Us", "هم"):
-        nobody = players.by_name(store, name)
+        nobody = players.by_name(db, name)
         for path in (f"/players/{nobody.id}", f"/players/{nobody.id}/edit",
                      f"/players/{nobody.id}/pair?with={karim.id}",
                      f"/players/{karim.id}/merge?into={nobody.id}"):

@@ -9,7 +9,6 @@ read with the meaning they had: on replay, undo, correction, review, export.
 """
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.service import games
 from scorekeeper.storage import db
+from support.stores import app_on_a_copy
 
 DATA = Path(__file__).parents[1] / "data"
 EXPECTED = json.loads((DATA / "legacy_hidden_ronda.expected.json").read_text())
@@ -26,10 +26,7 @@ THREE, TWO = EXPECTED["three"], EXPECTED["two"]
 @pytest.fixture
 def legacy(tmp_path):
     """(client, path) of today's app on a copy of the old store."""
-    path = tmp_path / "store.sqlite3"
-    shutil.copyfile(DATA / "legacy_hidden_ronda.sqlite3", path)
-    app = create_app({"TESTING": True, "DATABASE": str(path)})
-    return app.test_client(), path
+    return app_on_a_copy(DATA / "legacy_hidden_ronda.sqlite3", tmp_path)
 
 
 def post(client, path, body, **kwargs):

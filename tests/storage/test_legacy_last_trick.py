@@ -10,7 +10,6 @@ they had: on replay, undo, correction, review, the board and export.
 """
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.service import games
 from scorekeeper.storage import db
+from support.stores import app_on_a_copy
 
 DATA = Path(__file__).parents[1] / "data"
 EXPECTED = json.loads((DATA / "legacy_last_trick.expected.json").read_text())
@@ -27,10 +27,7 @@ TWO, THREE, WON = EXPECTED["two"], EXPECTED["three"], EXPECTED["won"]
 @pytest.fixture
 def legacy(tmp_path):
     """(client, path) of today's app on a copy of the old store."""
-    path = tmp_path / "store.sqlite3"
-    shutil.copyfile(DATA / "legacy_last_trick.sqlite3", path)
-    app = create_app({"TESTING": True, "DATABASE": str(path)})
-    return app.test_client(), path
+    return app_on_a_copy(DATA / "legacy_last_trick.sqlite3", tmp_path)
 
 
 def post(client, path, body):

@@ -1,6 +1,7 @@
 """A game started through the new-game page, a board's state by its API
 twin, a page's text without its tags."""
 
+import html
 import re
 
 from support.page_forms import forms_of, submit
@@ -25,3 +26,15 @@ def text(html):
     """A page's words, without its tags nor the direction isolates around names."""
     return " ".join(re.sub(r"</?bdi[^>]*>|[\u2066-\u2069]", "",  # inline: "d'<bdi>Eux</bdi>"
                            re.sub(r"<(?!/?bdi\b)[^>]+>", " ", html)).split())
+
+
+def spaced_text(html):
+    """A page's words, a space where each tag stood; without the marks that
+    isolate numbers for right to left."""
+    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
+    return " ".join(words.split())
+
+
+def words(response):
+    """A page's answer as text(): its words, its entities read."""
+    return text(html.unescape(response.get_data(as_text=True)))

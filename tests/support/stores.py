@@ -23,3 +23,10 @@ def copy_store(template: Path, target: Path) -> Path:
         if Path(f"{template}{suffix}").exists():
             shutil.copyfile(f"{template}{suffix}", f"{target}{suffix}")
     return target
+
+
+def app_on_a_copy(store: Path, folder: Path):
+    """(test client, path) of today's app on a copy of `store` in `folder`."""
+    path = folder / "store.sqlite3"
+    shutil.copyfile(store, path)
+    return create_app({"TESTING": True, "DATABASE": str(path)}).test_client(), path

@@ -214,3 +214,15 @@ def scores(page: Page) -> list[int]:
 def expect_scores(page: Page, *values: int) -> None:
     for side, value in enumerate(values):
         expect(page.locator(f"#score-{side}")).to_have_text(str(value))
+
+
+def post(page: Page, server, path: str, body) -> dict:
+    """POST a JSON body with the page's own cookies (its pass); the JSON answer."""
+    return page.request.post(f"{server.url}{path}", data=json.dumps(body),
+                             headers={"Content-Type": "application/json"}).json()
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    """The middle of what the selector finds, in the page's CSS pixels."""
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

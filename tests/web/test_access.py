@@ -232,9 +232,9 @@ def test_a_pairing_code_expires():
     assert not codes.spend("made-up")
 
 
-def test_a_device_in_shows_a_new_code_for_the_next_phone(app, client):
+def test_a_hosts_phone_shows_a_new_code_for_the_next_phone(app, client):
     access.allow_host(app, "192.168.1.50")
-    let_in(client, app, "192.168.1.50")
+    let_in(client, app, "192.168.1.50", hosting=True)
     phone = client.get("/pair", headers={"Host": "192.168.1.50:5000"}, environ_base=PHONE)
     page = phone.get_data(as_text=True)
     url = re.search(r'href="(http://192\.168\.1\.50:5000/pair/[\w-]+)"', page).group(1)
@@ -281,7 +281,7 @@ def test_a_request_from_the_network_never_sees_the_key(tmp_path):
     access.allow_host(app, "192.168.1.50")
     client = app.test_client()
     for host in ("192.168.1.50", "table.lan", "localhost", "127.0.0.1"):
-        let_in(client, app, host)
+        let_in(client, app, host, hosting=True)
     askers = [
         ({"Host": "192.168.1.50:5000"}, PHONE),  # a phone of the table
         ({"Host": "table.lan:5000"}, PHONE),
@@ -295,7 +295,7 @@ def test_a_request_from_the_network_never_sees_the_key(tmp_path):
             response = client.get(path, headers=headers, environ_base=environ)
             assert key not in response.get_data(as_text=True), (headers, environ, path)
         pair = client.get("/pair", headers=headers, environ_base=environ)
-        assert pair.status_code == 200  # let in by its cookie: the page, without the key
+        assert pair.status_code == 200  # a host's phone, by its cookie: the page, without the key
         assert "typed-key" not in pair.get_data(as_text=True), (headers, environ)
     # The host, asking itself: the key.
     assert shown_key(client.get("/pair").get_data(as_text=True)) == key

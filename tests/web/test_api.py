@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from scorekeeper import create_app
 from scorekeeper.web import api as api_module
 
+pytestmark = pytest.mark.xdist_group("api")  # its module fixture, built once a run
+
 MAX_BODY = 64 * 1024
 CONTRACT_RULE_KEYS = {
     "preset", "target", "ronda", "double_ronda", "tringa", "missa", "tringa_contest", "stop",

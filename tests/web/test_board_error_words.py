@@ -1,17 +1,13 @@
 """A board's refusals speak the page's words, not the API's field names
 (a table read "points doit être un entier…" after a correction of 0)."""
 
-import html
 import re
 
 import pytest
 
 from support.page_forms import find_button, press, submit
-from support.pages import start_game, text
-
-
-def _words(response):
-    return text(html.unescape(response.get_data(as_text=True)))
+from support.pages import start_game
+from support.pages import words as _words
 
 
 def test_a_correction_of_zero_points_is_refused_in_the_pages_words(client):

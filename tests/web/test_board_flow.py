@@ -7,7 +7,7 @@ import html
 import re
 
 from support.page_forms import find_button, forms_of, press, submit
-from support.pages import api_state, start_game, text
+from support.pages import api_state, start_game, text, words
 
 
 def api(client, board, event):
@@ -26,10 +26,6 @@ def notice(response):
     found = re.search(r'<p id="notice" class="notice( shown[^"]*)?"[^>]*>([^<]*)</p>',
                       response.get_data(as_text=True))
     return html.unescape(found.group(2)) if found.group(1) else ""
-
-
-def words(response):
-    return text(html.unescape(response.get_data(as_text=True)))
 
 
 # -- the card count ---------------------------------------------------------------------------

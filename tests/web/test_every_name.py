@@ -31,12 +31,6 @@ LOOK_ALIKES = [("Hind\u200b", "Hind"), ("\u202eReda", "Reda"), ("Hi\u00adnd", "H
 INVISIBLE = ["\u200b", "\u202e", "\u00ad\u200b", "\x00", "\u2066\u2069"]
 
 
-@pytest.fixture
-def english(client):
-    client.set_cookie("lang", "en")
-    return client
-
-
 def store_text(app) -> str:
     with sqlite3.connect(app.config["DATABASE"]) as conn:
         dump = "\n".join(conn.iterdump())

@@ -31,6 +31,8 @@ from scorekeeper.service import games
 from scorekeeper.storage.db import connect
 from support.headers import check_security_headers
 
+pytestmark = pytest.mark.xdist_group("fuzz")  # its module fixture, built once a run
+
 MAX_BODY = 64 * 1024
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND"]
 EVENT_TYPES = ["announce", "reveal", "hit", "chain_end", "missa", "next_deal", "end_hand",

@@ -20,6 +20,7 @@ tests/support/fuzz_site.py).
 import json
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,6 +66,8 @@ from support.fuzz_values import (
     versions,
 )
 from support.page_forms import forms_of
+
+pytestmark = pytest.mark.xdist_group("fuzz_forms")  # the module fixture `site` (web/conftest.py), built once a run
 
 # -- the form fuzz -------------------------------------------------------------------------------
 

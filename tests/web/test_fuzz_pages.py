@@ -16,6 +16,7 @@ tests/support/fuzz_site.py).
 import dataclasses
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,8 @@ from support.fuzz_values import (
     query_names,
     usually,
 )
+
+pytestmark = pytest.mark.xdist_group("fuzz_pages")  # the module fixture `site` (web/conftest.py), built once a run
 
 # -- the GET fuzz: every route of the url map ----------------------------------------------------
 

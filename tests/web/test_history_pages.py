@@ -10,12 +10,7 @@ import pytest
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.sample_history import fill
 from support.page_forms import forms_of, press, submit
-
-
-def text(html):
-    """A page's words; without the marks that isolate numbers for right to left."""
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
+from support.pages import spaced_text as text
 
 
 @pytest.fixture

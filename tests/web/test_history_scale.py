@@ -15,16 +15,14 @@ import pytest
 from scorekeeper.service.unnamed import is_default
 from scorekeeper.storage.db import connect
 from scorekeeper.testing.sample_history import fill
+from support.pages import spaced_text as text
+
+pytestmark = pytest.mark.xdist_group("history_scale")  # its module fixture, built once a run
 
 GAMES = 10_000
 # Generous, so that a loaded machine running the suite in parallel does not
 # fail it; the figures measured on a quiet one are in the report.
 BUDGET_MS = 250
-
-
-def text(html):
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,11 @@ from scorekeeper import create_app
 from scorekeeper.web.wording.i18n import COOKIE_AGE, LANGUAGES, RIGHT_TO_LEFT
 from support.page_forms import forms_of, submit
 
+pytestmark = pytest.mark.xdist_group("i18n")  # its module fixture, built once a run
+
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
-# The keywords of the README's extract command: -k N_ -k _l -k lazy_gettext.
+# The keywords of the extract command (docs/TRANSLATIONS.md, "A new sentence"): -k N_ -k _l -k lazy_gettext.
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_l": None, "lazy_gettext": None}
 ARABIC_INDIC_DIGITS = re.compile("[\u0660-\u0669\u06f0-\u06f9]")
 
@@ -68,7 +70,7 @@ def test_every_string_of_the_code_and_templates_is_in_every_catalog(tmp_path, ca
     for language, catalog in catalogs.items():
         missing = [i for i in ids if catalog.get(i) is None]
         assert missing == [], (
-            f"{language}: not in the catalog (run the README's extract/update command, "
+            f"{language}: not in the catalog (run the extract/update command of docs/TRANSLATIONS.md, "
             f"then translate): {missing}")
 
 
@@ -560,16 +562,6 @@ def test_signed_numbers_are_isolated_for_right_to_left(client, api):
     html = client.get(f"/games/{game}?lang=ar").get_data(as_text=True)
     assert '<span class="pair"><bdi>علي</bdi> <bdi dir="ltr">+1</bdi></span>' in html
     assert '<bdi dir="ltr">1</bdi> – <bdi dir="ltr">0</bdi>' in html
-
-
-def test_points_and_scores_as_plain_text_carry_bidi_isolates(client, api):
-    """Where they are plain text (the review, the correction page), each number
-    sits in a left-to-right isolate and each name with its points in its own."""
-    game = api.new_game(sides=["علي", "Karim"])["id"]
-    api.event(game, type="adjust", side=1, points=-3)
-    html = client.get(f"/games/{game}/review?lang=ar").get_data(as_text=True)
-    assert "\u2068Karim \u2066-3\u2069\u2069" in html
-    assert "\u20660\u2069 – \u2066\u22123\u2069" in html  # the running score: a real minus
 
 
 def test_the_reviews_score_at_each_hands_end_runs_left_to_right(client, api):

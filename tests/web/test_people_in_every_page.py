@@ -11,12 +11,6 @@ from support.page_forms import forms_of, submit
 from support.pages import text
 
 
-@pytest.fixture
-def english(client):
-    client.set_cookie("lang", "en")
-    return client
-
-
 def play(api, sides, winner, partners=None):
     body = {"sides": sides}
     if partners:

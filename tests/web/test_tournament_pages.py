@@ -8,8 +8,6 @@ its tables are done."""
 import html as markup
 import re
 
-import pytest
-
 from support import pages
 from support.nights import night_games, start_night
 from support.page_forms import forms_of, submit
@@ -17,12 +15,6 @@ from support.page_forms import forms_of, submit
 
 def text(html):
     return markup.unescape(pages.text(html))
-
-
-@pytest.fixture
-def english(client):
-    client.set_cookie("lang", "en")
-    return client
 
 
 def new_tournament(client, kind, entrants, **fields):

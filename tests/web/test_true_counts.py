@@ -6,21 +6,9 @@ offers to start it, not to resume it."""
 
 import re
 
-import pytest
-
 from support.nights import night_games, start_night
 from support.page_forms import forms_of, submit
-
-
-@pytest.fixture
-def english(client):
-    client.set_cookie("lang", "en")
-    return client
-
-
-def text(html):
-    words = re.sub(r"<[^>]+>", " ", html).translate(dict.fromkeys(range(0x2066, 0x206A)))
-    return " ".join(words.split())
+from support.pages import spaced_text as text
 
 
 def ok(response):

@@ -32,12 +32,14 @@ def test_the_winner_is_said_as_a_pronoun_when_the_side_is_one(client, language, 
 
 def test_a_name_in_another_script_stays_whole_in_the_sentence(client):
     """Seen at the table: "Omar & Leila" in the Arabic sentence was split and
-    reordered around the verb; isolated (<bdi>), it stays one name."""
+    reordered around the verb; isolated (<bdi>), it stays one name: a team's,
+    its partners each isolated within it, in the page's direction."""
     client.set_cookie("lang", "ar")
     board = start_game(client, names=("Omar & Leila", "Hamza", ""))
     client.post("/api" + board + "/events", json={"type": "adjust", "side": 0, "points": 33})
     page = client.get(board).get_data(as_text=True)
-    assert '<bdi>Omar &amp; Leila</bdi>' in page.split('id="winner"')[1].split("</h1>")[0]
+    assert '<bdi dir="rtl"><bdi>Omar</bdi> &amp; <bdi>Leila</bdi></bdi>' in page.split(
+        'id="winner"')[1].split("</h1>")[0]
 
 
 @pytest.mark.parametrize("language, sentence", [

@@ -1,3 +1,5 @@
+# Not Flask's TRUSTED_HOSTS (werkzeug 3.1 cannot name [::1], 127.x or LOCALHOST) nor ProxyFix (server.py reads the
+# proxy's headers before the body, for its limits): tests/web/test_host_and_proxy_libraries.py.
 """Who gets in: the table, and nobody else.
 
 Every request first names a host the app answers to (`Host`): the loopback
@@ -20,7 +22,9 @@ Everything else, a phone on the network or a name like table.lan even from
 loopback, must show a pass: a cookie of its own, given when it spent a
 pairing code (the QR code, pairing.py) or typed the access key on the key
 page (a POST: the key never goes into an address), and kept in the store as
-a hash (service/phones.py), so that one phone can be turned away. Failed
+a hash (service/phones.py), so that one phone can be turned away. Turning
+other phones away and showing pairing codes belong to this machine and to
+the phones marked as hosts (`hosts_the_table`); any phone may turn itself away. Failed
 keys are limited per address (an IPv6 one by its /64) and over all
 addresses; a valid pairing code always works. Keys and codes are compared
 in constant time.
@@ -344,6 +348,13 @@ def this_phone() -> phones.Phone | None:
     return g.get("scorekeeper_phone")
 
 
+def hosts_the_table() -> bool:
+    """Whether this request may turn other phones away, mark hosts and show
+    pairing codes: this machine asking itself, or a phone marked as a host."""
+    phone = this_phone()
+    return Gate.is_this_machine(asker()) or (phone is not None and phone.host)
+
+
 # -- who asks, before the app -----------------------------------------------------------------
 
 # The headers the gate reads (the host, and whether a proxy stands between),
@@ -393,10 +404,14 @@ def _refuse(status: int, problem: str | None = None):
                            back=local_path(back)), status
 
 
-def _let_in(to: str, how: str):
-    """A pass of its own for the phone just let in, in its cookie."""
-    token, _ = phones.let_in(get_db(), how, request.headers.get("User-Agent"), gate().mark,
-                             utc_now())
+def _let_in(to: str, how: str, minted_by: int | None = None):
+    """A pass of its own for the phone just let in, in its cookie; none when
+    the phone that showed its code was turned away meanwhile."""
+    given = phones.let_in(get_db(), how, request.headers.get("User-Agent"), gate().mark,
+                          utc_now(), minted_by)
+    if given is None:
+        return _refuse(403, "spent")
+    token, _ = given
     response = redirect(local_path(to), 303)
     response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
                         secure=asker().secure)
@@ -425,9 +440,10 @@ def _pairing(address: str, code: str, admitted: bool):
     if admitted:
         return redirect("/", 303)
     codes = pairing.codes()
-    if request.method == "POST" and codes.spend(code):
-        return _let_in("/", "code")
-    if request.method == "GET" and codes.valid(code):
+    minted = codes.spend(code) if request.method == "POST" else codes.valid(code)
+    if minted is not None and request.method == "POST":
+        return _let_in("/", "code", minted.by)
+    if minted is not None and phones.is_in(get_db(), minted.by, gate().mark):
         return render_template("access/join.html"), 200, {"Cache-Control": "no-store"}
     the_gate = gate()
     if the_gate.code_attempts.blocked(address):

@@ -1,5 +1,6 @@
-"""`flask --app scorekeeper phones`: the phones let in, and `--away ID` to turn one away
-(the same as the Phones page, for a host that reaches the table only through a proxy)."""
+"""`flask --app scorekeeper phones`: the phones let in, `--away ID` to turn one away
+and `--host ID` to mark one as a host (the same as the Phones page, for a host
+that reaches the table only through a proxy: this command is this machine)."""
 
 import click
 from flask import Flask, current_app
@@ -14,12 +15,22 @@ from .access import gate
 
 @click.command("phones")
 @click.option("--away", "away", type=int, metavar="ID", help="Turn this phone away.")
+@click.option("--host", "host", type=int, metavar="ID",
+              help="Mark this phone as one of the table's hosts.")
 @with_appcontext
-def phones_command(away: int | None) -> None:
-    """List the phones let in to the table, or turn one away."""
+def phones_command(away: int | None, host: int | None) -> None:
+    """List the phones let in to the table, turn one away, or mark one as a host."""
     connection = connect(current_app.config["DATABASE"])
     try:
         mark = gate(current_app).mark
+        if host is not None:
+            try:
+                phone = phones.make_host(connection, host, mark)
+            except ScoringError as error:
+                raise click.ClickException(str(error))
+            click.echo(f"Phone {phone.id} ({phone.browser}) is one of the table's hosts: it "
+                       f"adds phones and turns them away.")
+            return
         if away is not None:
             try:
                 phone = phones.turn_away(connection, away, mark, utc_now())
@@ -34,7 +45,8 @@ def phones_command(away: int | None) -> None:
         for phone in found:
             how = "pairing code" if phone.how == "code" else "access key"
             click.echo(f"{phone.id}\t{phone.browser}\tcame in with the {how} at "
-                       f"{phone.created_at}\tlast seen {phone.last_seen}")
+                       f"{phone.created_at}\tlast seen {phone.last_seen}"
+                       + ("\thost" if phone.host else ""))
     finally:
         connection.close()
 

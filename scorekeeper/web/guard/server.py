@@ -1,8 +1,9 @@
+# Our own on waitress's classes: no WSGI server limits a stranger's body and connections before reading them.
 """waitress, hardened against a device on the network that has no key.
 
 waitress reads requests asynchronously and gives its threads only complete
 ones, so a slow client holds no thread; what a stranger can still hold is
-connections, disk and CPU (docs/RELIABILITY.md, bench/slow_clients.py):
+connections, disk and CPU (docs/SECURITY.md, bench/slow_clients.py):
 
 - connections: an address (an IPv6 /64) keeps at most PER_ADDRESS of them
   that the table has not shown to be its own, the server MAX_CONNECTIONS.

@@ -27,9 +27,8 @@ from ...engine.moves import (
 )
 from ...service import scoreboard
 from ...service.games import Game
-from ...service.side_names import PARTNERS_JOINER
 from ..wording import elision
-from ..wording.describe import isolated
+from ..wording.describe import isolated, partners_of
 
 DRAFT_LIMIT = 4
 _WHOLE = re.compile(r"-?\d{1,4}")
@@ -307,9 +306,39 @@ def scoreboard_of(
     game = shown.game
     state = game.state
     setup = state.setup
-    wins = to_win(state) if not state.finished else (None,) * setup.side_count
+    board = Board(
+        game=game,
+        state=state,
+        pads=_pads(state, draft, translate),
+        draft=draft,
+        announce=_move(state, "announce", _announce_data(draft), translate) if draft else None,
+        chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
+        next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
+        # Whether the hand can end now (the count itself is asked in its sheet).
+        end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
+            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
+        last_trick=_last_trick_buttons(state, translate),
+        hidden_rondas=_hidden_ronda_buttons(state, translate),
+        last_card_missa=_last_card_missa(state, translate),
+        recent=list(shown.recent),
+        undo_step=shown.last_step,
+        rematch=shown.rematch,
+        older=shown.game.state.events > len(shown.recent),
+    )
+    board.just_done = _just_done(shown.last_record, now)
+    if cards is not None:
+        board.end_preview = end_preview(state, cards, translate)
+    if why is not None:
+        board.notice = why_off(board, why)
+    return board
 
-    pads = [
+
+def _pads(state: engine.State, draft: list[engine.Announcement], translate) -> list[SidePad]:
+    """Each side's part of the board: its name and score, what it needs to
+    win, and its buttons (announcements, hits, the missa)."""
+    setup = state.setup
+    wins = to_win(state) if not state.finished else (None,) * setup.side_count
+    return [
         SidePad(
             index=side,
             name=name,
@@ -326,50 +355,47 @@ def scoreboard_of(
         )
         for side, name in enumerate(setup.sides)
     ]
+
+
+def _hidden_ronda_buttons(state: engine.State, translate) -> list[HiddenRondaButton]:
+    """A hidden Ronda found out, for each side that hid it and each that
+    receives its penalty; none where the rules give no penalty."""
+    setup = state.setup
     penalty = setup.rules.hidden_ronda_penalty
-    hidden = [
+    return [
         HiddenRondaButton(side, to, penalty, _move(
             state, f"hidden_ronda.{side}.{to}",
             {"type": "hidden_ronda", "side": side, "to": to}, translate))
         for side in range(setup.side_count) for to in range(setup.side_count)
         if to != side and penalty
     ]
+
+
+def _last_trick_buttons(state: engine.State, translate) -> list[LastTrick]:
+    """The dealer's last trick, one button per outcome, where the rules have it."""
+    setup = state.setup
+    if not setup.rules.dealer_last_trick:
+        return []
+    return [
+        LastTrick(result, engine.DealerLastTrick(result).receivers(state.dealer, setup.side_count),
+                  setup.rules.dealer_last_trick,
+                  _move(state, f"last_trick.{result}",
+                        {"type": "dealer_last_trick", "outcome": result}, translate))
+        for result in LAST_TRICK_OUTCOMES
+    ]
+
+
+def _last_card_missa(state: engine.State, translate) -> Move | None:
+    """The dealer's missa with the last card, on the hand's last deal while
+    the game goes on."""
+    if not state.last_deal or state.finished:
+        return None
     dealer = state.dealer
-    board = Board(
-        game=game,
-        state=state,
-        pads=pads,
-        draft=draft,
-        announce=_move(state, "announce", _announce_data(draft), translate) if draft else None,
-        chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
-        next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
-        # Whether the hand can end now (the count itself is asked in its sheet).
-        end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
-            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
-        last_trick=[
-            LastTrick(result, engine.DealerLastTrick(result).receivers(dealer, setup.side_count),
-                      setup.rules.dealer_last_trick,
-                      _move(state, f"last_trick.{result}",
-                            {"type": "dealer_last_trick", "outcome": result}, translate))
-            for result in LAST_TRICK_OUTCOMES
-        ] if setup.rules.dealer_last_trick else [],
-        hidden_rondas=hidden,
-        last_card_missa=_move(
-            state, f"missa_last.{dealer}",
-            {"type": "missa", "side": dealer, "last_card": True}, translate,
-            waits=LAST_CARD_DONE if state.last_card else None,
-        ) if state.last_deal and not state.finished else None,
-        recent=list(shown.recent),
-        undo_step=shown.last_step,
-        rematch=shown.rematch,
-        older=shown.game.state.events > len(shown.recent),
+    return _move(
+        state, f"missa_last.{dealer}",
+        {"type": "missa", "side": dealer, "last_card": True}, translate,
+        waits=LAST_CARD_DONE if state.last_card else None,
     )
-    board.just_done = _just_done(shown.last_record, now)
-    if cards is not None:
-        board.end_preview = end_preview(state, cards, translate)
-    if why is not None:
-        board.notice = why_off(board, why)
-    return board
 
 
 # A board drawn this soon after a record was just tapped: it settles.
@@ -395,13 +421,6 @@ def _just_done(record: scoreboard.LastRecord | None, now: str | None) -> str | N
 # Moves made in a sheet over the board: once it closes, what was under the
 # finger is another control.
 SHEET_MOVES = ("reveal", "end_hand", "adjust", "hidden_ronda", "last_trick", "missa_last")
-
-
-def partners_of(name: str) -> tuple[str, str] | None:
-    """The two partners a team's name holds ("Karim & Salma"); None for a
-    name of its own ("Les Tigres") or one of more parts."""
-    parts = name.split(PARTNERS_JOINER)
-    return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
 
 
 def settles_board(just_done: str | None) -> bool:
@@ -514,6 +533,15 @@ def event_for_move(move: str, form: Mapping[str, str], setup: engine.Setup) -> d
     """The event a scoreboard move posts; unknown moves give an unknown type
     (which the engine refuses with a sentence)."""
     name, *args = move.split(".")
+    if name in ("announce", "reveal", "end_hand", "adjust"):
+        return _event_of_sheet(name, form, setup)
+    found = _event_of_button(name, args)
+    return found if found is not None else {"type": move[:40]}
+
+
+def _event_of_button(name: str, args: list[str]) -> dict | None:
+    """The event of a button's move, all of it in the move's name
+    ("hit.0.5"); None for no such move."""
     arg = [_whole_or_text(a) for a in args]
     if name == "hit" and len(arg) == 2:
         return {"type": "hit", "side": arg[0], "value": arg[1]}
@@ -527,6 +555,12 @@ def event_for_move(move: str, form: Mapping[str, str], setup: engine.Setup) -> d
         return {"type": name}
     if name == "last_trick" and len(args) == 1:
         return {"type": "dealer_last_trick", "outcome": args[0]}
+    return None
+
+
+def _event_of_sheet(name: str, form: Mapping[str, str], setup: engine.Setup) -> dict:
+    """The event of a move whose values the form gives: the deal's
+    announcements, the ranks shown, the card count, a correction."""
     if name == "announce":
         return _announce_data(parse_draft(form.getlist("a"), setup))
     if name == "reveal":
@@ -534,7 +568,5 @@ def event_for_move(move: str, form: Mapping[str, str], setup: engine.Setup) -> d
                 "ranks": [_whole_or_text(form.get(f"rank{s}")) for s in range(setup.side_count)]}
     if name == "end_hand":
         return {"type": "end_hand", "cards": card_counts(form, setup) + [None]}
-    if name == "adjust":
-        return {"type": "adjust", "side": _whole_or_text(form.get("side")),
-                "points": _whole_or_text(form.get("points")), "note": form.get("note", "")}
-    return {"type": move[:40]}
+    return {"type": "adjust", "side": _whole_or_text(form.get("side")),
+            "points": _whole_or_text(form.get("points")), "note": form.get("note", "")}

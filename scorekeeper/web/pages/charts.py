@@ -1,3 +1,4 @@
+# Our own, not a chart library: a few coordinates for SVG that the templates draw with style.css's classes.
 """The geometry of the server-drawn SVG charts: numbers in, coordinates out;
 and the QR codes, drawn by segno.
 

@@ -50,7 +50,14 @@ def when(stored: str | None) -> str:
     """A stored UTC time, in the server's time zone (the table's: it runs at home)."""
     if not stored:
         return ""
-    moment = datetime.fromisoformat(stored).astimezone()
+    try:
+        moment = datetime.fromisoformat(stored)
+    except (TypeError, ValueError):  # a store edited by hand: its text, as it is
+        return str(stored)
+    try:
+        moment = moment.astimezone()
+    except (OverflowError, ValueError):  # near year 1 or 9999: shown in its own time zone
+        pass
     # The day and the hour joined as the language joins them (Arabic: "،").
     joined = get_locale().datetime_formats["medium"]
     return str(joined).format(format_datetime(moment, "HH:mm", rebase=False),

@@ -13,12 +13,16 @@ from ...storage import db
 from ...storage.backup import DEFAULT_KEEP, BackupError, make_backup, restore
 
 
-def init_app(app: Flask) -> None:
+def configure(app: Flask) -> None:
+    """The backup settings' defaults (nothing on disk yet)."""
     app.config.setdefault("BACKUP_DIR", os.path.join(app.instance_path, "backups"))
     app.config.setdefault("BACKUP_KEEP", DEFAULT_KEEP)
     # None: at start-up, except in tests and under the `flask` command line
     # (whose backup and restore commands make their own copy).
     app.config.setdefault("BACKUP_ON_START", None)
+
+
+def init_app(app: Flask) -> None:
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
 

@@ -1,3 +1,4 @@
+# Our own, not a minifier: taking out comments and indentation needs no dependency a phone must install.
 """The script and the style sheet are served without their comments and
 their indentation.
 

@@ -215,6 +215,7 @@ def _board_context(shown: scoreboard.Shown, args: MultiDict, error: str | None) 
         # Once over, a club night's table leads back to its night (no query before that).
         "night": shown.night,
         "friendly_rematch": shown.friendly_rematch,
+        "match": shown.match,  # a knockout's or a Swiss night's: said on the board
         # Once over, Undo takes the win back with one tap only on the page
         # drawn right after it (not one opened later from the history), and
         # not on a board that says its own tap was refused or that follows
@@ -606,53 +607,11 @@ def new():
     if chosen not in available:
         chosen = night.preset if night and night.preset in available else presets.default_preset(db)
     if request.method == "GET":
-        count = request.args.get("players", str(night.players) if night else "2")
-        # For the page's script: each count's names, while the scorer picks the count.
-        offers = {str(n): _last_names(n) for n in (2, 3, 4)}
-        names = offers.get(count) or offers["2"]
-        args = MultiDict(request.args)
-        for field, name in _picked(request.args).items():
-            args.setlist(field, [name])
-        for index, field in enumerate((form.name0, form.name1, form.name2)):
-            field.data = args.get(field.name, names[index])[:NAME_LENGTH]
-        for name in NAME_FIELDS[3:]:
-            form[name].data = args.get(name, "")[:NAME_LENGTH]
-        form.given0.data = args.get("given0", form.name0.data)[:NAME_LENGTH]
-        form.given1.data = args.get("given1", form.name1.data)[:NAME_LENGTH]
-        form.players.data = count
-        form.first_dealer.data = request.args.get("first_dealer", "0")
-        form.preset.data = chosen
-        fill_rules(form, available[chosen])
-        form.token.data = one_time_token()
+        offers = _fill_new_game(form, night, chosen, available[chosen])
     elif form.validate():
-        sides, partners = _sides_and_partners(form)
-        first_dealer = int(form.first_dealer.data)
-        body = {
-            "sides": sides,
-            "players": int(form.players.data),
-            "rules": {"preset": form.preset.data, **rule_values(form)},
-            "first_dealer": first_dealer,
-        }
-        if partners is not None:
-            body["partners"] = partners
-        again = games.same_start(db, body, resume.wanted(), utc_now(), available)
-        if again is not None:
-            flash(gettext(ALREADY_STARTED), "info")
-            return redirect(url_for("games.show", game_id=again.id), 303)
-        try:
-            if first_dealer >= len(sides):  # the third side, picked before choosing 2 or 4 players
-                form.first_dealer.errors = [gettext(NO_THIRD_DEALER)]
-                raise InvalidInput(NO_THIRD_DEALER)
-            if night is not None:
-                game = nights.start_table(db, night, body, f"new:{form.token.data}", utc_now(),
-                                          available)
-            else:
-                game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
-        except ScoringError as error:
-            if not form.first_dealer.errors:
-                form.form_errors.append(sentence_of(error))
-        else:
-            return redirect(url_for("games.show", game_id=game.id), 303)
+        started = _start_game(db, form, night, available)
+        if started is not None:
+            return started
     status = 400 if form.errors or form.form_errors else 200
     return render_template(
         "games/new.html", form=form, fields=rule_field_list(form),
@@ -662,6 +621,64 @@ def new():
         summary=rule_texts.summary(available[chosen]), recent=players.recent(db), night=night,
         offers=offers, running=_own_running(db),
     ), status
+
+
+def _fill_new_game(form, night: nights.Night | None, chosen: str, rules) -> dict[str, list[str]]:
+    """The new game's form as a GET shows it: what the address kept, else this
+    phone's last names, the preset `chosen` and its `rules`. Returns each
+    count's names, for the page's script while the scorer picks the count."""
+    count = request.args.get("players", str(night.players) if night else "2")
+    offers = {str(n): _last_names(n) for n in (2, 3, 4)}
+    names = offers.get(count) or offers["2"]
+    args = MultiDict(request.args)
+    for field, name in _picked(request.args).items():
+        args.setlist(field, [name])
+    for index, field in enumerate((form.name0, form.name1, form.name2)):
+        field.data = args.get(field.name, names[index])[:NAME_LENGTH]
+    for name in NAME_FIELDS[3:]:
+        form[name].data = args.get(name, "")[:NAME_LENGTH]
+    form.given0.data = args.get("given0", form.name0.data)[:NAME_LENGTH]
+    form.given1.data = args.get("given1", form.name1.data)[:NAME_LENGTH]
+    form.players.data = count
+    form.first_dealer.data = request.args.get("first_dealer", "0")
+    form.preset.data = chosen
+    fill_rules(form, rules)
+    form.token.data = one_time_token()
+    return offers
+
+
+def _start_game(db, form, night: nights.Night | None, available: dict):
+    """Starts the game the valid form asks for (a table of `night` if there is
+    one): the redirect to its board, or to the same game's if that Start was
+    already taken; None when refused, the form then saying why."""
+    sides, partners = _sides_and_partners(form)
+    first_dealer = int(form.first_dealer.data)
+    body = {
+        "sides": sides,
+        "players": int(form.players.data),
+        "rules": {"preset": form.preset.data, **rule_values(form)},
+        "first_dealer": first_dealer,
+    }
+    if partners is not None:
+        body["partners"] = partners
+    again = games.same_start(db, body, resume.wanted(), utc_now(), available)
+    if again is not None:
+        flash(gettext(ALREADY_STARTED), "info")
+        return redirect(url_for("games.show", game_id=again.id), 303)
+    try:
+        if first_dealer >= len(sides):  # the third side, picked before choosing 2 or 4 players
+            form.first_dealer.errors = [gettext(NO_THIRD_DEALER)]
+            raise InvalidInput(NO_THIRD_DEALER)
+        if night is not None:
+            game = nights.start_table(db, night, body, f"new:{form.token.data}", utc_now(),
+                                      available)
+        else:
+            game, _ = games.create(db, body, f"new:{form.token.data}", utc_now(), available)
+    except ScoringError as error:
+        if not form.first_dealer.errors:
+            form.form_errors.append(sentence_of(error))
+        return None
+    return redirect(url_for("games.show", game_id=game.id), 303)
 
 
 def _own_running(db) -> games.Game | None:

@@ -162,35 +162,52 @@ def _whole(value: str | None):
 def changed_event(current: dict, form: MultiDict, sides: int) -> dict:
     """The event `current` (its stored form) with what the correction form changed."""
     event = dict(current)
-    kind = event["type"]
     for field in ("side", "value", "points"):
         if field in event and field in form:
             event[field] = _whole(form.get(field))
-    if kind == "missa":
-        event["last_card"] = form.get("last_card") == "1"
-    if kind == "hidden_ronda":
-        if sides == 2 and type(event["side"]) is int and event.get("to") is not None:
-            event["to"] = 1 - event["side"]  # the other side, whichever hid it
-        elif form.get("to"):
-            event["to"] = _whole(form.get("to"))
-    if kind == "adjust" and "note" in form:
-        event["note"] = form.get("note", "")
-    if kind == "dealer_last_trick" and "outcome" in form:
-        event["outcome"] = form.get("outcome")
-    if kind == "end_hand":
-        event["cards"] = [_whole(form.get(f"cards{s}")) for s in range(sides - 1)] + [None]
-    if kind == "reveal":
-        event["ranks"] = [_whole(form.get(f"rank{s}")) for s in range(sides)]
-    if kind == "announce":
-        # Each row of the form, and one more to add a forgotten announcement;
-        # a row without a kind is no announcement.
-        event["announcements"] = [
-            {"side": _whole(form.get(f"a{i}_side")), "kind": form.get(f"a{i}_kind"),
-             "rank": _whole(form.get(f"a{i}_rank"))}
-            for i in range(len(current["announcements"]) + 1)
-            if form.get(f"a{i}_kind")
-        ]
+    event.update(_changed_fields(event, form, sides))
     return event
+
+
+def _changed_fields(event: dict, form: MultiDict, sides: int) -> dict:
+    """The fields of the event's own kind that the correction form changed."""
+    kind = event["type"]
+    if kind == "missa":
+        return {"last_card": form.get("last_card") == "1"}
+    if kind == "hidden_ronda":
+        return _changed_receiver(event, form, sides)
+    if kind == "adjust" and "note" in form:
+        return {"note": form.get("note", "")}
+    if kind == "dealer_last_trick" and "outcome" in form:
+        return {"outcome": form.get("outcome")}
+    if kind == "end_hand":
+        return {"cards": [_whole(form.get(f"cards{s}")) for s in range(sides - 1)] + [None]}
+    if kind == "reveal":
+        return {"ranks": [_whole(form.get(f"rank{s}")) for s in range(sides)]}
+    if kind == "announce":
+        return {"announcements": _changed_announcements(form, len(event["announcements"]))}
+    return {}
+
+
+def _changed_receiver(event: dict, form: MultiDict, sides: int) -> dict:
+    """Who a hidden Ronda's penalty goes to: at two sides, the other side,
+    whichever hid it; else the side the form names."""
+    if sides == 2 and type(event["side"]) is int and event.get("to") is not None:
+        return {"to": 1 - event["side"]}
+    if form.get("to"):
+        return {"to": _whole(form.get("to"))}
+    return {}
+
+
+def _changed_announcements(form: MultiDict, count: int) -> list[dict]:
+    """Each row of the form, and one more to add a forgotten announcement;
+    a row without a kind is no announcement."""
+    return [
+        {"side": _whole(form.get(f"a{i}_side")), "kind": form.get(f"a{i}_kind"),
+         "rank": _whole(form.get(f"a{i}_rank"))}
+        for i in range(count + 1)
+        if form.get(f"a{i}_kind")
+    ]
 
 
 def _entry(game: games.Game, seq: int) -> Entry:

@@ -4,6 +4,7 @@ from flask import Blueprint, render_template
 
 from ...service import games
 from ...service.clock import utc_now
+from ..guard.access import hosts_the_table
 from ..pages import resume
 from ..plumbing.db import get_db
 
@@ -18,6 +19,7 @@ def index():
     wanted = resume.wanted()
     own = games.running(db, wanted) if wanted else None
     if own is not None and own.id == wanted:
-        return render_template("main/index.html", running=own, joinable=[])
+        return render_template("main/index.html", running=own, joinable=[],
+                               hosting=hosts_the_table())
     return render_template("main/index.html", running=None, joinable=games.joinable(db),
-                           now=utc_now())
+                           now=utc_now(), hosting=hosts_the_table())

@@ -61,14 +61,28 @@ def _entrants(form: NightForm) -> list[list[str]]:
     """The fields' entrants, then the players ticked (one player each), then
     the lines typed ("Karim & Salma": a team's two)."""
     teams = form.players.data == "4"
+    found = _entrants_in_fields(form, teams)
+    if not teams:
+        found += [[name] for name in request.form.getlist("people")[:nights.MAX_TOURNAMENT + 1]]
+    return found + _entrants_in_lines(form.more.data, teams)
+
+
+def _entrants_in_fields(form: NightForm, teams: bool) -> list[list[str]]:
+    """The entrants typed one to a field (a team's two fields side by side):
+    a team keeps an empty half, so that a team of one is refused, not taken
+    for a player alone."""
     found = []
     for number in range(nights.MAX_ENTRANTS):
         names = [(form[f"e{number}{p}"].data or "").strip() for p in ("ab" if teams else "a")]
         if any(names):
-            found.append([n for n in names if n] if not teams else names)
-    if not teams:
-        found += [[name] for name in request.form.getlist("people")[:nights.MAX_TOURNAMENT + 1]]
-    for line in (form.more.data or "").splitlines():
+            found.append(names if teams else [n for n in names if n])
+    return found
+
+
+def _entrants_in_lines(text: str | None, teams: bool) -> list[list[str]]:
+    """The entrants typed one to a line ("Karim & Salma": a team's two)."""
+    found = []
+    for line in (text or "").splitlines():
         names = [n.strip() for n in line.split("&")] if teams else [line.strip()]
         if any(names):
             found.append(names)

@@ -1,13 +1,16 @@
 """Events and gains in the scorer's words, for the board and the history."""
 
+import unicodedata
+
 from markupsafe import Markup
 
 from ... import engine
 from ...engine.errors import N_, ScoringError
 from ...engine.moves import Step, ToWin, points_of
+from ...engine.names import PARTNERS_JOINER
 from . import elision
 from .elision import PRONOUNS, form_of, say
-from .i18n import join_list
+from .i18n import join_list, right_to_left
 from .translate import _, ngettext
 
 WINS = (N_("We win!"), N_("They win!"), N_("You win!"))
@@ -84,14 +87,34 @@ def rank_name(rank: int) -> str:
     return f"{rank} ({_(RANK_NAMES[rank])})" if rank in RANK_NAMES else str(rank)
 
 
+def partners_of(name: str) -> tuple[str, str] | None:
+    """The two partners a team's name holds ("Karim & Salma"); None for a
+    name of its own ("Les Tigres") or one of more parts."""
+    parts = name.split(PARTNERS_JOINER)
+    return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
+
+
 def isolated(name: str) -> str:
     """A name as a direction isolate (FSI…PDI), for text that is not HTML: a
-    Latin name in an Arabic sentence stays whole and in its place."""
+    Latin name in an Arabic sentence stays whole and in its place. A team's
+    partners each in their own, "&" between them in the text's direction
+    (as `bdi`)."""
+    partners = partners_of(name)
+    if partners:
+        return f"{FSI}{partners[0]}{PDI}{PARTNERS_JOINER}{FSI}{partners[1]}{PDI}"
     return f"{FSI}{name}{PDI}"
 
 
 def bdi(name: str) -> Markup:
-    """A name isolated in a page: `<bdi>`, the name escaped."""
+    """A name isolated in a page: `<bdi>`, the name escaped. A team's name
+    is its partners, each isolated, joined in the page's direction: read in
+    the order they were typed, in Arabic as in French, as the score box
+    shows them one above the other ("Karim & سلمى" read Karim first, where
+    one isolate read from the right said "سلمى & Karim")."""
+    partners = partners_of(name)
+    if partners:
+        return Markup('<bdi dir="%s"><bdi>%s</bdi>%s<bdi>%s</bdi></bdi>') % (
+            "rtl" if right_to_left() else "ltr", partners[0], PARTNERS_JOINER, partners[1])
     return Markup("<bdi>%s</bdi>") % name
 
 
@@ -99,7 +122,9 @@ def event_html(event: engine.Event, sides: tuple[str, ...]) -> Markup:
     """`event_words` for a page: each name in a <bdi> (names hold no isolate
     of their own: engine/names.py takes no format character)."""
     words = Markup.escape(event_words(event, sides))
-    return Markup(str(words).replace(FSI, "<bdi>").replace(PDI, "</bdi>"))
+    # A number a catalog isolates left to right (LRI…PDI) becomes its own <bdi dir="ltr">.
+    return Markup(str(words).replace(FSI, "<bdi>").replace(LRI, '<bdi dir="ltr">')
+                  .replace(PDI, "</bdi>"))
 
 
 # The Undo's label takes two lines of its 48 px button at 360 px: about this
@@ -111,18 +136,63 @@ SHORTEST_NAME = 7
 # A name is kept on one line of the label (style.css), so never longer than a
 # line: a team's 40 characters, whole, were clipped at its start or its end.
 UNDO_NAME_CHARS = UNDO_LABEL_CHARS // 2 - 2
+# The fewest letters of a first word kept before "…" and a last word ("Abd…Mohammed").
+SHORTEST_START = 3
 # A name in the board's last events: a long one is cut in its middle there too.
 RECENT_NAME_CHARS = 26
 
 
 def short_name(name: str, length: int) -> str:
-    """`name` in at most `length` characters, cut in its middle ("Abdel…mmed"):
-    its start and its end tell two long names apart, where a cut end did not."""
+    """`name` in at most `length` characters, cut between its words: its
+    first words and its last, "…" between ("Youssef…نادية"), so that its
+    start and its end tell two long names apart; when they do not fit, the
+    start of its first word and its last word ("Abd…Mohammed"), else its
+    first words, or its first word's start ("Abdelka…"), cut between two
+    letters as drawn. No word is shown without its start: a cut in a
+    word's middle showed نادية as "ادية", a name without its first letter."""
     if len(name) <= length:
         return name
-    head = length // 2
-    tail = length - 1 - head
-    return name[:head].rstrip() + "…" + name[len(name) - tail:].lstrip()
+    words = name.split(" ")
+    head, tail = _ends(words, length)
+    if tail:
+        return " ".join(head) + "…" + " ".join(tail)
+    last = words[-1]
+    if len(words) > 1 and length - 1 - len(last) >= SHORTEST_START:  # "Abd…Mohammed"
+        return _start(name, length - 1 - len(last)) + "…" + last
+    if head:
+        return " ".join(head) + "…"
+    return _start(name, length - 1) + "…"
+
+
+def _ends(words: list[str], length: int) -> tuple[list[str], list[str]]:
+    """As many of the first and of the last words as hold in `length`
+    characters with "…" between, one more at each end in turn; (first
+    words, last words), or (first words, []) when the last one does not fit."""
+    def size(head, tail):
+        return len(" ".join(head)) + 1 + len(" ".join(tail))
+    head, tail, grown = [], [], True
+    while grown:
+        grown = False
+        for end in ("tail", "head") if head else ("head", "tail"):
+            rest = words[len(head):len(words) - len(tail)]
+            if not rest:
+                break
+            more = (head + [rest[0]], tail) if end == "head" else (head, [rest[-1]] + tail)
+            if size(*more) <= length and (more[0] or not more[1]):
+                head, tail, grown = more[0], more[1], True
+    while head and head[-1] in ("&", ""):  # "Karim &…": the joiner with nothing after it
+        head = head[:-1]
+    return head, tail
+
+
+def _start(name: str, length: int) -> str:
+    """The start of `name` in at most `length` characters, never parting a
+    letter from its marks (an Arabic vowel sign, an accent, a joiner)."""
+    end = length
+    while end > 1 and (unicodedata.combining(name[end]) or unicodedata.category(name[end])
+                       in ("Mn", "Me", "Cf")):
+        end -= 1
+    return name[:end].rstrip()
 
 
 def short_names(sides: tuple[str, ...], length: int = RECENT_NAME_CHARS) -> tuple[str, ...]:
@@ -171,7 +241,8 @@ def event_label(event: engine.Event, sides: tuple[str, ...]) -> Markup:
     most, so every name is kept (a card count's label once lost both teams'
     names to its "…")."""
     words = Markup.escape(_("Undo: %(what)s") % {"what": undo_words(event, sides)})
-    return Markup(str(words).replace(FSI, "<bdi>" + FSI).replace(PDI, PDI + "</bdi>"))
+    return Markup(str(words).replace(FSI, "<bdi>" + FSI).replace(LRI, '<bdi dir="ltr">' + LRI)
+                  .replace(PDI, PDI + "</bdi>"))
 
 
 def event_words(event: engine.Event, sides: tuple[str, ...]) -> str:
@@ -184,58 +255,89 @@ def event_text(event: engine.Event, sides: tuple[str, ...], compact: bool = Fals
     """What happened, in a few words: "Missa · Eux", "Hit of 5 · Nous".
     `compact`: for a label of two lines, a count's sides without "cards"."""
     if isinstance(event, engine.Announce):
-        if compact:  # each side once: "Karim & Salma Ronda ×2"
-            return _("Announcements: %(list)s") % {"list": join_list(
-                f"{sides[side]} {kinds}" for side, kinds in _kinds_by_side(event))}
-        return _("Announcements: %(list)s") % {"list": join_list(
-            announcement_text(a, sides) for a in event.announcements
-        )}
+        return _announce_text(event, sides, compact)
     if isinstance(event, engine.Reveal):
-        return _("Ranks shown: %(list)s") % {"list": join_list(
-            f"{sides[s]} {r if compact else rank_name(r)}"
-            for s, r in enumerate(event.ranks) if r is not None
-        )}
+        return _reveal_text(event, sides, compact)
     if isinstance(event, engine.Hit):
-        call = hit_call(event.value)
-        if call:
-            return _("%(call)s (%(value)s) · %(side)s") % {
-                "call": call, "value": event.value, "side": sides[event.side]}
-        return _("Hit of %(value)s · %(side)s") % {"value": event.value, "side": sides[event.side]}
+        return _hit_text(event, sides)
     if isinstance(event, engine.ChainEnd):
         return _("Chain over")
     if isinstance(event, engine.Missa):
-        if event.last_card:
-            return _("Missa with the last card · %(side)s") % {"side": sides[event.side]}
-        return _("Missa · %(side)s") % {"side": sides[event.side]}
+        return _missa_text(event, sides)
     if isinstance(event, engine.NextDeal):
         return _("Next deal")
     if isinstance(event, engine.EndHand):
-        counts = event.counts()
-        def each(side: str, count: int) -> str:
-            if compact:
-                return f"{side} {count}"
-            # A count's own plural: Arabic says 3 to 10 cards otherwise.
-            return ngettext("%(side)s %(num)s card", "%(side)s %(num)s cards", count, side=side)
-        return _("End of hand: %(list)s") % {"list": join_list(
-            each(sides[s], c) for s, c in enumerate(counts))}
+        return _end_hand_text(event, sides, compact)
     if isinstance(event, engine.Adjust):
-        text = _("Correction %(points)+d · %(side)s") % {
-            "points": event.points, "side": sides[event.side]}
-        return f"{text} ({event.note})" if event.note else text
+        return _adjust_text(event, sides)
     if isinstance(event, engine.HiddenRonda):
-        if event.to is None and len(sides) == 3:  # recorded before the receiver was named
-            return _("Hidden Ronda found out · %(side)s (penalty to each opponent)") % {
-                "side": sides[event.side]}
-        to = event.receivers(len(sides))[0]
-        return _("Hidden Ronda found out · %(side)s → %(to)s") % {
-            "side": sides[event.side], "to": sides[to]}
+        return _hidden_ronda_text(event, sides)
     if isinstance(event, engine.DealerLastTrick):
-        return {
-            "twelve": _("Dealer's last trick with a 12"),
-            "one": _("Dealer's last trick with a 1"),
-            "missed": _("Dealer's last trick missed"),
-        }[event.outcome]
+        return _dealer_last_trick_text(event)
     return event.type
+
+
+def _announce_text(event: engine.Announce, sides: tuple[str, ...], compact: bool) -> str:
+    if compact:  # each side once: "Karim & Salma Ronda ×2"
+        return _("Announcements: %(list)s") % {"list": join_list(
+            f"{sides[side]} {kinds}" for side, kinds in _kinds_by_side(event))}
+    return _("Announcements: %(list)s") % {"list": join_list(
+        announcement_text(a, sides) for a in event.announcements
+    )}
+
+
+def _reveal_text(event: engine.Reveal, sides: tuple[str, ...], compact: bool) -> str:
+    return _("Ranks shown: %(list)s") % {"list": join_list(
+        f"{sides[s]} {r if compact else rank_name(r)}"
+        for s, r in enumerate(event.ranks) if r is not None
+    )}
+
+
+def _hit_text(event: engine.Hit, sides: tuple[str, ...]) -> str:
+    call = hit_call(event.value)
+    if call:
+        return _("%(call)s (%(value)s) · %(side)s") % {
+            "call": call, "value": event.value, "side": sides[event.side]}
+    return _("Hit of %(value)s · %(side)s") % {"value": event.value, "side": sides[event.side]}
+
+
+def _missa_text(event: engine.Missa, sides: tuple[str, ...]) -> str:
+    if event.last_card:
+        return _("Missa with the last card · %(side)s") % {"side": sides[event.side]}
+    return _("Missa · %(side)s") % {"side": sides[event.side]}
+
+
+def _end_hand_text(event: engine.EndHand, sides: tuple[str, ...], compact: bool) -> str:
+    def each(side: str, count: int) -> str:
+        if compact:
+            return f"{side} {count}"
+        # A count's own plural: Arabic says 3 to 10 cards otherwise.
+        return ngettext("%(side)s %(num)s card", "%(side)s %(num)s cards", count, side=side)
+    return _("End of hand: %(list)s") % {"list": join_list(
+        each(sides[s], c) for s, c in enumerate(event.counts()))}
+
+
+def _adjust_text(event: engine.Adjust, sides: tuple[str, ...]) -> str:
+    text = _("Correction %(points)+d · %(side)s") % {
+        "points": event.points, "side": sides[event.side]}
+    return f"{text} ({event.note})" if event.note else text
+
+
+def _hidden_ronda_text(event: engine.HiddenRonda, sides: tuple[str, ...]) -> str:
+    if event.to is None and len(sides) == 3:  # recorded before the receiver was named
+        return _("Hidden Ronda found out · %(side)s (penalty to each opponent)") % {
+            "side": sides[event.side]}
+    to = event.receivers(len(sides))[0]
+    return _("Hidden Ronda found out · %(side)s → %(to)s") % {
+        "side": sides[event.side], "to": sides[to]}
+
+
+def _dealer_last_trick_text(event: engine.DealerLastTrick) -> str:
+    return {
+        "twelve": _("Dealer's last trick with a 12"),
+        "one": _("Dealer's last trick with a 1"),
+        "missed": _("Dealer's last trick missed"),
+    }[event.outcome]
 
 
 def _kinds_by_side(event: engine.Announce) -> list[tuple[int, str]]:
@@ -255,13 +357,16 @@ def side_points(step: Step, sides: tuple[str, ...]) -> list[tuple[str, int]]:
     return [(sides[s], p) for s, p in enumerate(totals) if p]
 
 
-def points_text(step: Step, sides: tuple[str, ...]) -> str:
-    """What an event gave: "Nous +2", with why a part of it scored nothing
-    ("last card: 0"), or "—" when it scored nothing and needs no reason (each
-    pair and each number isolated for right-to-left pages)."""
-    parts = [f"{FSI}{name} {LRI}{p:+d}{PDI}{PDI}" for name, p in side_points(step, sides)]
-    parts += notes_text(step)
-    return " · ".join(parts) or "—"
+def points_text(step: Step, sides: tuple[str, ...]) -> Markup:
+    """What an event gave, for a page: "Nous +2", with why a part of it
+    scored nothing ("last card: 0"), or "—" when it scored nothing and needs
+    no reason. Each pair and each number isolated for right-to-left pages by
+    the page's markup (<bdi>), never by invisible characters that a copied
+    text or a screen reader would get."""
+    parts = [Markup('<span class="pair">%s <bdi dir="ltr">%s</bdi></span>') % (
+        bdi(name), f"{p:+d}") for name, p in side_points(step, sides)]
+    parts += [Markup.escape(note) for note in notes_text(step)]
+    return Markup(" · ").join(parts) or Markup("—")
 
 
 # Why an event scored less than it might have (the engine's State.notes).
@@ -324,9 +429,11 @@ def to_win_text(to_win: ToWin | None) -> str:
     return _("needs %(points)s", points=to_win.points)
 
 
-def score_text(scores: tuple[int, ...]) -> str:
-    """The running score, "21 – 17", each number isolated."""
-    return " – ".join(f"{LRI}{score_number(s)}{PDI}" for s in scores)
+def score_text(scores: tuple[int, ...]) -> Markup:
+    """The running score, "21 – 17", for a page: each number in a
+    left-to-right <bdi> (no invisible character in a copied text)."""
+    return Markup(" – ").join(Markup('<bdi dir="ltr">%s</bdi>') % score_number(s)
+                              for s in scores)
 
 
 def score_number(score: int) -> str:
