@@ -107,8 +107,11 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str, no
                 raise refusal
         if seen is not None and seen > game.version:  # no board ever showed it
             games.check_version(game, seen)
+        # A count's hand is what it means only when it is not the hand now
+        # played (its sheet stayed open while the other phone counted).
+        named_hand = None if hand == game.state.hand else hand
         tapped = merge.Tap(device, game.version if seen is None else seen,
-                           None if event is None else engine.to_dict(event), undoes, hand)
+                           None if event is None else engine.to_dict(event), undoes, named_hand)
         entries = _entries(db, game.id) if _may_be_unseen(game, tapped) else ()
         decided = merge.merge_tap(game.setup, entries, tapped)
         game = _record(db, game, event, decided, key, now, tapped)
@@ -128,9 +131,7 @@ def _read(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str
 def _may_be_unseen(game: games.Game, tapped: merge.Tap) -> bool:
     """Whether the log may hold records the tap had not seen, or a record
     it names: else the rule needs none of them."""
-    named = tapped.undoes is not None or (tapped.hand is not None
-                                          and tapped.hand != game.state.hand)
-    return named or tapped.seen < game.version
+    return tapped.undoes is not None or tapped.hand is not None or tapped.seen < game.version
 
 
 def _entries(db: sqlite_utils.Database, game_id: str) -> list[merge.Record]:

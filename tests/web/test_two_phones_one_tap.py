@@ -219,3 +219,19 @@ def test_an_api_client_naming_its_phone_gets_the_same_rule(client):
     undone = client.post(api + "/undo", json={"expected_version": 1, "device": "phone-a"},
                          headers={"Idempotency-Key": "a-2"})
     assert undone.status_code == 200 and undone.get_json()["scores"] == [0, 0]
+
+
+def test_the_count_of_the_hand_now_played_counts_from_its_sheet(client):
+    """A count names its hand; the hand now played (the second here) is no
+    other phone's: it counts."""
+    board = start_game(client)
+    for _ in range(5):
+        _api(client, board, {"type": "next_deal"})
+    _api(client, board, {"type": "end_hand", "cards": [20, None]})
+    for _ in range(5):
+        _api(client, board, {"type": "next_deal"})
+    sheet = client.get(board + "?sheet=end&hand=2").get_data(as_text=True)
+    form, button = find_button(sheet, "end_hand")
+    assert submit(client, form, button, extra={"cards0": "25"}).status_code == 303
+    state = api_state(client, board)
+    assert state["hand"] == 3 and state["scores"] == [5, 0], state
