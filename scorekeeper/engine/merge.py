@@ -132,10 +132,11 @@ def _in_deal(setup: Setup, standing: list[Record], tap: Tap, deal: int) -> Merge
     closed deals): that deal's same event, its other count, its closer."""
     unseen = [entry for index, entry in _with_deals(standing)
               if index == deal and not _known(entry, tap)]
-    for entry in unseen:
-        if entry.event == tap.event and not entry.matched:
-            return Merge(SAME, entry.seq)
     kind = tap.event.get("type")
+    for entry in unseen:
+        # What a hand or a deal records once is every phone's same tap.
+        if entry.event == tap.event and (not entry.matched or kind in ONCE):
+            return Merge(SAME, entry.seq)
     for entry in unseen:
         if kind in ONCE and entry.event.get("type") == kind:
             raise MergeRefused(ONCE[kind], entry.event)

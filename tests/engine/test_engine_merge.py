@@ -200,3 +200,9 @@ def test_an_event_undone_on_the_other_phone_matches_nothing():
 def test_every_refusal_is_a_sentence_of_its_own():
     assert len(set(SENTENCES.values())) == len(SENTENCES)
     assert all(sentence.endswith(".") for sentence in SENTENCES.values())
+
+
+def test_a_third_phones_same_count_is_that_count_too():
+    count = {"type": "end_hand", "cards": [15, None]}
+    records = [*log(*[("a", NEXT)] * 5), Record(6, count, "a", matched=("b",))]
+    assert merge_tap(GAME, records, Tap("c", 5, count)).action == SAME
