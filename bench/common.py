@@ -70,6 +70,22 @@ class Row:
     repeats: list[dict[str, Any]] = field(default_factory=list)
 
 
+def ratio_row(runs: list[dict], names: tuple[str, str], taps: int, limit: float,
+              check: str) -> Row:
+    """A row of `taps` interleaved pairs a run: each run's p50 of the first
+    (`names[0]`, as "<name>_p50_ms") over the second's, the median of each
+    figure across runs, checked against `limit`."""
+    first, second = (f"{name}_p50_ms" for name in names)
+    for run in runs:
+        run["ratio"] = round(run[first] / run[second], 3)
+    figures = {key: median([run[key] for run in runs]) for key in runs[0]}
+    figures.update(repeats=len(runs), taps_per_repeat=taps)
+    measured = (f"{names[0]} p50 {figures[first]:.3f} ms, {names[1]} p50 "
+                f"{figures[second]:.3f} ms: ratio {figures['ratio']:.2f}× "
+                f"(median of {len(runs)} repeats × {taps} interleaved pairs)")
+    return Row(measured, [Check(check, figures["ratio"], "<=", limit, "×")], figures, runs)
+
+
 @contextmanager
 def scratch_dir(prefix: str) -> Iterator[Path]:
     """A temporary folder on the machine's temporary file system (recorded in

@@ -31,7 +31,8 @@ from typing import Any
 from .common import ROOT, file_system_of
 
 # One module per row of the table, in the table's order.
-ROWS = ["bench.tap", "bench.tap_floor", "bench.replica_tap", "bench.game_length", "bench.board_length",
+ROWS = ["bench.tap", "bench.tap_floor", "bench.board_tap", "bench.replica_tap", "bench.game_length",
+        "bench.board_length",
         "bench.undo_length", "bench.review_length", "bench.replay", "bench.club",
         "bench.club_proxy",
         "bench.browser_game",

@@ -148,8 +148,9 @@ def statements_app(folder, taps: list[list[tuple[str, list]]]) -> Flask:
         served[0] += 1
         key = f"statements-{served[0]}"
         for sql, params in taps[served[0] % len(taps)]:
-            if sql.startswith("INSERT INTO events"):  # (game_id, seq, action, payload, key, at)
-                params = [params[0], 1_000_000 + served[0], params[2], params[3], key, params[5]]
+            if sql.startswith("INSERT INTO events"):  # (game_id, seq, action, payload, key, at…)
+                params = [params[0], 1_000_000 + served[0], params[2], params[3], key,
+                          *params[5:]]
             elif sql.startswith("SELECT") and "idempotency_key" in sql:
                 params = [key, *params[1:]]
             copy.execute(sql, params)

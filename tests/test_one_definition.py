@@ -74,4 +74,4 @@ def test_each_module_level_function_name_means_one_thing():
                 defined[node.name].add(path.relative_to(PACKAGE).as_posix())
     assert defined["default_name"] == {"web/wording/elision.py"}
     assert defined["build"] <= {"testing/sample_history.py"}  # (a sample history's)
-    assert where(r"\nclass Record\b") == ["engine/stale.py"]  # a log's record
+    assert where(r"\nclass Record\b") == ["engine/merge.py"]  # a log's record

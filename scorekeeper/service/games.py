@@ -242,7 +242,7 @@ def check_version(game: Game, expected: int | None) -> None:
         )
 
 
-def _event_body(body: Any) -> tuple[dict, int | None]:
+def event_body(body: Any) -> tuple[dict, int | None]:
     """An event's plain data, less its expected_version, and that version."""
     if not isinstance(body, dict):
         raise InvalidInput(N_("An event must be a JSON object."))
@@ -251,9 +251,10 @@ def _event_body(body: Any) -> tuple[dict, int | None]:
 
 
 def read_event(db: sqlite_utils.Database, game_id: str, body: dict, key: str | None
-               ) -> tuple[Game, engine.Event, bool]:
-    """Inside a write: the game, its event read from `body`, and whether
-    `key` was used on it already (one statement: a tap's first read)."""
+               ) -> tuple[Game, engine.Event, str | None]:
+    """Inside a write: the game, its event read from `body`, and the action
+    of the record `key` made on it already, None if unused (one statement:
+    a tap's first read)."""
     row, key_used = store.game_row_and_key(db, game_id, key)
     if row is None:
         raise GameNotFound(N_("No game has this id."))
@@ -262,10 +263,12 @@ def read_event(db: sqlite_utils.Database, game_id: str, body: dict, key: str | N
 
 
 def append_event(db: sqlite_utils.Database, game: Game, event: engine.Event,
-                 state: engine.State, key: str | None, now: str) -> Game:
-    """Inside a write: `event`, which leads `game` to `state`, stored."""
+                 state: engine.State, key: str | None, now: str, device: str | None = None,
+                 seen: int | None = None) -> Game:
+    """Inside a write: `event`, which leads `game` to `state`, stored (made
+    by `device` on the board of version `seen`, when a board's tap)."""
     version = game.version + 1
-    store.append(db, game.id, version, "event", engine.to_dict(event), key, now)
+    store.append(db, game.id, version, "event", engine.to_dict(event), key, now, device, seen)
     text = store.save_state(db, game.id, version, state.snapshot(), now,
                             also=summaries.game_columns(state, now))
     summaries.after_event(db, game.id, game.state, state)
@@ -283,7 +286,7 @@ def record(
     already used on this game. With an expected_version, the game must be
     at that version (the JSON API's rule; a scoreboard's taps are judged
     by what they meant: scoreboard.tap). Raises ScoringError subclasses."""
-    body, expected = _event_body(body)
+    body, expected = event_body(body)
     with write_transaction(db):
         game, event, key_used = read_event(db, game_id, body, key)
         if key_used:
@@ -320,7 +323,55 @@ def undo(
         return take_back(db, game, key, now), True
 
 
-def take_back(db: sqlite_utils.Database, game: Game, key: str | None, now: str) -> Game:
+def append_same(db: sqlite_utils.Database, game: Game, seq: int, key: str | None, now: str,
+                device: str | None = None, seen: int | None = None) -> Game:
+    """Inside a write: a tap that is the record `seq` another phone made
+    (docs/BOARD.md, "Two phones"): a record of its own, {"same": seq},
+    which keeps its key and matches `seq` once; the game is unchanged."""
+    version = game.version + 1
+    store.append(db, game.id, version, "same", {"same": seq}, key, now, device, seen)
+    store.save_state(db, game.id, version, game.state.snapshot(), now)
+    return Game(game.id, version, game.state, game.created_at, now)
+
+
+def append_placed(db: sqlite_utils.Database, game: Game, event: dict, before: int,
+                  key: str | None, now: str, device: str | None = None,
+                  seen: int | None = None) -> Game:
+    """Inside a write: a tap of a deal another phone closed, folded at the
+    end of its deal, before the record `before` that closed it."""
+    version = game.version + 1
+    store.append(db, game.id, version, "event", event, key, now, device, seen, place=before)
+    return _refolded(db, game, version, before, now)
+
+
+def take_out(db: sqlite_utils.Database, game: Game, seq: int, key: str | None, now: str,
+             device: str | None = None, seen: int | None = None) -> Game:
+    """Inside a write: the event of record `seq`, not the last, undone (an
+    Undo that named it); the caller has checked that the game folds
+    without it."""
+    version = game.version + 1
+    store.append(db, game.id, version, "undo", {"undoes": seq}, key, now, device, seen)
+    store.mark_undone(db, game.id, seq, version)
+    return _refolded(db, game, version, seq, now)
+
+
+def _refolded(db: sqlite_utils.Database, game: Game, version: int, seq: int, now: str) -> Game:
+    """The game folded again after its log changed at record `seq`: its
+    state, summary and snapshots from there."""
+    standing = standing_events(db, game.id)
+    events = [engine.recorded_event(event, game.setup) for _, event in standing]
+    last = summaries.event_time(db, game.id, standing[-1][0] if standing else None)
+    state = summaries.rebuild(db, game.id, game.setup, events, last)
+    store.save_state(db, game.id, version, state.snapshot(), now)
+    store.drop_snapshots_from(db, game.id, seq)
+    snapshots.catch_up(db, game.id, game.setup, len(events) // snapshots.EVERY * snapshots.EVERY)
+    if state.finished != game.state.finished:
+        ratings.game_changed(db, game.id, now)
+    return Game(game.id, version, state, game.created_at, now)
+
+
+def take_back(db: sqlite_utils.Database, game: Game, key: str | None, now: str,
+              device: str | None = None, seen: int | None = None) -> Game:
     """Inside a write: the game's last standing event undone. The state
     before it is folded from the nearest snapshot (snapshots.py)."""
     before, before_seq, state, tail = snapshots.tail(db, game.id, game.setup,
@@ -330,7 +381,7 @@ def take_back(db: sqlite_utils.Database, game: Game, key: str | None, now: str) 
     undone_seq = tail[-1][0]
     state = engine.replay(game.setup, [event for _, event in tail[:-1]], start=state)
     version = game.version + 1
-    store.append(db, game.id, version, "undo", {"undoes": undone_seq}, key, now)
+    store.append(db, game.id, version, "undo", {"undoes": undone_seq}, key, now, device, seen)
     store.mark_undone(db, game.id, undone_seq, version)
     store.save_state(db, game.id, version, state.snapshot(), now)
     snapshots.after_undo(db, game.id, undone_seq)

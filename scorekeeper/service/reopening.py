@@ -36,7 +36,13 @@ def undo_at_once(db: sqlite_utils.Database, game: games.Game, seen: int | None,
     offers that Undo `within` SHOWN_AT_ONCE."""
     if not game.state.finished or seen != game.version:
         return False
-    record = store.last_record(db, game.id)
+    return won_just_now(store.last_record(db, game.id), now, within)
+
+
+def won_just_now(record: tuple[str, dict, str] | None, now: str,
+                 within: timedelta = AT_ONCE) -> bool:
+    """Whether the log's last record (action, payload, created_at) is an
+    event made at most `within` before `now`."""
     if record is None or record[0] != "event":
         return False
     try:

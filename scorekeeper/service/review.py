@@ -87,16 +87,33 @@ def _entries(db: sqlite_utils.Database, game: Game, records: list[dict]) -> list
         return []
     setup = game.setup
     first, last = records[0]["seq"], records[-1]["seq"]
+    if store.has_placed(db, game.id):
+        # A record folded before older ones (docs/BOARD.md, "Two phones"):
+        # the records of a page are not one stretch of the fold, so the
+        # whole log is folded (such a game is rare, and a table's length).
+        return _entries_of(game, records, fold_corrections(store.standing_records(db, game.id)),
+                           0, engine.new_game(setup), whole=True)
     before, since, state = snapshots.nearest(db, game.id, setup, before_seq=first)
     effective = fold_corrections([*store.standing_records(db, game.id, after=since, through=last),
                                   *store.corrections_after(db, game.id, last)])
+    return _entries_of(game, records, effective, before, state, db=db)
+
+
+def _entries_of(game: Game, records: list[dict], effective: dict, before: int,
+                state: engine.State, db: sqlite_utils.Database | None = None,
+                whole: bool = False) -> list[Entry]:
+    """The entries of `records` from the standing events `effective` folded
+    from `state` (after `before` events); past the last record, folded on
+    from the log (`db`) unless `whole` (the whole log is in `effective`)."""
+    setup, last = game.setup, records[-1]["seq"]
     folding = Timeline(state)
     numbered = {}  # seq: (number, index of its step)
     for number, (seq, payload) in enumerate(
             ((s, e) for s, e in effective.items() if e is not None), before + 1):
         numbered[seq] = (number, len(folding.steps))
         folding.add(engine.recorded_event(payload, setup))
-    place = _look_ahead(db, game, folding, last, placing=last not in numbered)
+    place = (game.state.hand, game.state.deal) if whole else _look_ahead(
+        db, game, folding, last, placing=last not in numbered)
 
     entries = []
     for record in reversed(records):  # each taken-back one goes where the next standing one is

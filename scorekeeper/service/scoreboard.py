@@ -2,10 +2,10 @@
 (`shown`), and the one each of its taps and Undos makes (`tap`, `undo`).
 
 A board's tap differs from an event posted to the JSON API in two ways
-(docs/BOARD.md): made on a board that another phone has changed since, it is
-judged by what it meant there (engine/stale.py), where the API refuses any
-version but the current one (API.md); and the hand's last-card Missa counts
-once a hand (engine/moves.py, last_card_again), which the API does not ask.
+(docs/BOARD.md): it knows its phone, so the records it had not seen are
+merged by one rule (engine/merge.py), where the API refuses any version but
+the current one (API.md); and the hand's last-card Missa counts once a hand
+(engine/moves.py, last_card_again), which the API does not ask.
 """
 
 from dataclasses import dataclass
@@ -14,20 +14,15 @@ from datetime import datetime
 import sqlite_utils
 
 from .. import engine
+from ..engine import merge
+from ..engine.log import fold_corrections
 from ..engine.moves import Step, last_card_again, timeline
-from ..engine.stale import UNDO, Record, stale_count, stale_tap
 from ..storage import store
 from ..storage.db import read_transaction, write_transaction
 from . import games, nights, snapshots, tournaments
 
 # The last events a board lists, newest first.
 RECENT_STEPS = 6
-# A page's own records are the scorer's own taps for this long: without
-# JavaScript a second tap made before the first one's page is back (a Bount,
-# then a Missa 60 ms later) comes from the same page, with the version
-# before the first. The board drawn this soon after a record was just
-# tapped (it settles: web/pages/board.py).
-OWN_SECONDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,130 +55,119 @@ def shown(db: sqlite_utils.Database, game_id: str) -> Shown:
     events are folded from the nearest snapshot (snapshots.py): the cost
     does not grow with the game."""
     with read_transaction(db):
-        game = games.load(db, game_id)
-        _, _, start, tail = snapshots.tail(db, game.id, game.setup, game.state.events,
-                                           RECENT_STEPS)
-        steps = timeline(game.setup, [event for _, event in tail], start)
-        last = store.last_record(db, game_id)
-        over = game.state.finished
-        night = nights.night_of_games(db, [game_id]).get(game_id) if over else None
-        return Shown(
-            game, tuple(steps[::-1][:RECENT_STEPS]), steps[-1] if steps else None,
-            None if last is None else LastRecord(*last),
-            games.rematch_of(db, game_id) if over else None, night,
-            night is not None and not nights.rematch_counts(db, nights.get(db, night.id), game_id),
-            tournaments.match_of(db, game_id, over),
-        )
+        return shown_of(db, games.load(db, game_id))
 
 
-def tap(db: sqlite_utils.Database, game_id: str, body: dict, key: str, now: str,
-        seen: int | None, page: str | None = None, glanced: int | None = None,
-        hand: int | None = None, after: tuple[str, ...] = (),
-        known: frozenset[int] = frozenset()) -> games.Game:
-    """Record a board's tap (`body`, an event's plain data), made on the
-    board of version `seen`, from the page whose keys begin with `page`; a
-    key already used answers the game as it is. `glanced`: the version that
-    board showed a moment before the finger came down, when it had just
-    followed another phone's taps (too soon to have seen them). `hand`: for
-    a count, the hand its sheet showed. `after`: the pages (as `page`) of
-    the phone's own taps that waited before this one, made after the board
-    of version `seen` and so known to the finger, however long ago the
-    server got them; `known`: the records its taps refused as already in
-    the game stood as (StaleTap.stands), as much its own. Raises
-    ScoringError subclasses: the engine's refusals, engine.stale.StaleTap,
-    and the last card's Missa a second time in a hand."""
+def shown_of(db: sqlite_utils.Database, game: games.Game) -> Shown:
+    """What the board shows of `game`, as loaded (inside the caller's
+    transaction: a tap's answer reads it in its own write)."""
+    _, _, start, tail = snapshots.tail(db, game.id, game.setup, game.state.events,
+                                       RECENT_STEPS)
+    steps = timeline(game.setup, [event for _, event in tail], start)
+    last = store.last_record(db, game.id)
+    over = game.state.finished
+    night = nights.night_of_games(db, [game.id]).get(game.id) if over else None
+    return Shown(
+        game, tuple(steps[::-1][:RECENT_STEPS]), steps[-1] if steps else None,
+        None if last is None else LastRecord(*last),
+        games.rematch_of(db, game.id) if over else None, night,
+        night is not None and not nights.rematch_counts(db, nights.get(db, night.id), game.id),
+        tournaments.match_of(db, game.id, over),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Tapped:
+    """The game after a tap, what the tap did (merge.APPLY, SAME…), and
+    what its board shows now, read in the tap's own transaction."""
+
+    game: games.Game
+    action: str
+    shown: Shown
+
+
+def tap(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str, now: str,
+        seen: int | None, device: str | None = None, hand: int | None = None,
+        undoes: int | None = None) -> Tapped:
+    """Record a board's tap: `body`, an event's plain data, or None for an
+    Undo (of record `undoes`, else of the last event its phone knew), made
+    by `device` on the board of version `seen` (docs/BOARD.md, "Two
+    phones": engine/merge.py decides, once). `hand`: for a count, the hand
+    its sheet showed. A key already used answers the game as it is. Raises
+    ScoringError subclasses: the engine's refusals, merge.MergeRefused, and
+    the last card's Missa a second time in a hand."""
     with write_transaction(db):
-        game, event, key_used = games.read_event(db, game_id, body, key)
-        if key_used:
-            return game
-        refusal = last_card_again(game.state, event)
-        if refusal is not None:
-            raise refusal
-        tap_data = engine.to_dict(event)
-        if hand is not None and hand != game.state.hand:
-            seq, counted = _count_of(db, game, hand)
-            refusal = stale_count(tap_data, hand, game.state.hand, counted, seq)
+        game, event, key_used = _read(db, game_id, body, key)
+        if key_used:  # sent again: what it did then (counted once, said again)
+            return Tapped(game, merge.SAME if key_used == "same" else merge.APPLY,
+                          shown_of(db, game))
+        if event is not None:
+            refusal = last_card_again(game.state, event)
             if refusal is not None:
                 raise refusal
-        _judge(db, game, tap_data, seen, page, now, glanced, after, known)
-        state = engine.apply(game.state, event)
-        return games.append_event(db, game, event, state, key, now)
+        if seen is not None and seen > game.version:  # no board ever showed it
+            games.check_version(game, seen)
+        # A count's hand is what it means only when it is not the hand now
+        # played (its sheet stayed open while the other phone counted).
+        named_hand = None if hand == game.state.hand else hand
+        tapped = merge.Tap(device, game.version if seen is None else seen,
+                           None if event is None else engine.to_dict(event), undoes, named_hand)
+        entries = _entries(db, game.id) if _may_be_unseen(game, tapped) else ()
+        decided = merge.merge_tap(game.setup, entries, tapped)
+        game = _record(db, game, event, decided, key, now, tapped)
+        return Tapped(game, decided.action, shown_of(db, game))
 
 
-def undo(db: sqlite_utils.Database, game_id: str, key: str, now: str, seen: int | None,
-         page: str | None = None, glanced: int | None = None, after: tuple[str, ...] = (),
-         known: frozenset[int] = frozenset()) -> games.Game:
-    """A board's Undo, made on the board of version `seen`: takes back the
-    last event that board showed, or nothing (nor when that board had
-    followed the other phone's taps since version `glanced` too shortly
-    before the touch to have been seen). `after`, `known`: as a tap's, for
-    an Undo that waited behind the phone's own taps: the last of them is
-    what it takes back."""
-    with write_transaction(db):
-        game = games.load(db, game_id)
-        if store.key_used(db, game_id, key):
-            return game
-        _judge(db, game, UNDO, seen, page, now, glanced, after, known)
-        return games.take_back(db, game, key, now)
+def _read(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str
+          ) -> tuple[games.Game, engine.Event | None, str | None]:
+    """Inside the write: the game, the tap's event (None: an Undo), and the
+    action of the record its key made already (None: unused)."""
+    if body is not None:
+        return games.read_event(db, game_id, body, key)
+    game = games.load(db, game_id)
+    return game, None, "undo" if store.key_used(db, game_id, key) else None
 
 
-def _count_of(db: sqlite_utils.Database, game: games.Game, hand: int
-              ) -> tuple[int | None, dict | None]:
-    """The count that ended hand `hand` (each count ends one hand), as
-    stored, and its record; (None, None) when that hand has not ended."""
-    counts = [(seq, event) for seq, event in games.standing_events(db, game.id)
-              if event.get("type") == "end_hand"]
-    return counts[hand - 1] if 0 < hand <= len(counts) else (None, None)
+def _may_be_unseen(game: games.Game, tapped: merge.Tap) -> bool:
+    """Whether the log may hold records the tap had not seen, or a record
+    it names: else the rule needs none of them."""
+    return tapped.undoes is not None or tapped.hand is not None or tapped.seen < game.version
 
 
-def _judge(db: sqlite_utils.Database, game: games.Game, tap_data: dict, seen: int | None,
-           page: str | None, now: str, glanced: int | None = None,
-           after: tuple[str, ...] = (), known: frozenset[int] = frozenset()) -> None:
-    """Refuse a tap made on the board of version `seen` whose meaning the
-    records since changed (engine/stale.py), leaving out the tapping
-    phone's own: the page's records of the last moments, those of the pages
-    its waiting taps were made on (`after`) and the records those taps
-    stood as (`known`); the records between `glanced` and `seen` were on
-    that board, but not yet seen."""
-    if seen is None or (seen == game.version and glanced is None):
-        return
-    if seen > game.version:  # no board ever showed it
-        games.check_version(game, seen)
-    start = seen if glanced is None or not 0 <= glanced < seen else glanced
-    records, mine = [], None
-    for seq, action, payload, key, created_at in store.records_since(db, game.id, start):
-        if seq not in known and not _own(key, created_at, page, now, after):
-            records.append(Record(seq, action, payload))
-        elif seq > seen:
-            mine = seq
-    since = [record for record in records if record.seq > seen]
-    unseen = [record for record in records if record.seq <= seen]
-    shown = None
-    if since and tap_data is not UNDO:  # the game as the finger saw it, its own taps with it
-        shown = _state_at(db, game, seen if mine is None else mine)
-    refusal = stale_tap(game.setup, tap_data, since, unseen, shown, mine)
-    if refusal is not None:
-        raise refusal
+def _entries(db: sqlite_utils.Database, game_id: str) -> list[merge.Record]:
+    """The log's event records as the rule reads them, in the fold's order:
+    each as corrected, with its device, its undo's, and the devices whose
+    `same` records name it."""
+    rows = store.merge_records(db, game_id)
+    devices = {seq: device for seq, _, _, device, _ in rows}
+    events = fold_corrections((seq, action, payload) for seq, action, payload, _, undone
+                              in rows if action in ("event", "correction") and undone is None)
+    matched: dict[int, tuple] = {}
+    for _, action, payload, device, _ in rows:
+        if action == "same":
+            matched[payload["same"]] = matched.get(payload["same"], ()) + (device,)
+    return [merge.Record(seq, events[seq] if seq in events else payload, device, undone,
+                        devices.get(undone), matched.get(seq, ()))
+            for seq, action, payload, device, undone in rows if action == "event"]
 
 
-def _state_at(db: sqlite_utils.Database, game: games.Game, seq: int) -> engine.State:
-    """The game as its log stood at record `seq`: folded from the nearest
-    snapshot before it (the records since change nothing before it, or the
-    tap is refused for them first)."""
-    _, start, state = snapshots.nearest(db, game.id, game.setup, before_seq=seq + 1)
-    events = snapshots.events_after(db, game.id, game.setup, start, through=seq)
-    return engine.replay(game.setup, [event for _, event in events], state)
-
-
-def _own(key: str | None, created_at: str, page: str | None, now: str,
-         after: tuple[str, ...] = ()) -> bool:
-    """Whether a record was made from the page `page` within OWN_SECONDS,
-    or from one of the pages `after` (a waiting tap's own taps before it)."""
-    if key is None:
-        return False
-    if any(key.startswith(before) for before in after):
-        return True
-    return page is not None and key.startswith(page) and within(created_at, now, OWN_SECONDS)
+def _record(db: sqlite_utils.Database, game: games.Game, event: engine.Event | None,
+            decided: merge.Merge, key: str, now: str, tapped: merge.Tap) -> games.Game:
+    """Store what the rule decided, in the write: the tap's own record."""
+    mark = {"device": tapped.device, "seen": tapped.seen}
+    if decided.action == merge.APPLY:
+        return games.append_event(db, game, event, engine.apply(game.state, event), key, now,
+                                  **mark)
+    if decided.action == merge.SAME:
+        return games.append_same(db, game, decided.seq, key, now, **mark)
+    if decided.action == merge.PLACE:
+        return games.append_placed(db, game, engine.to_dict(event), decided.seq, key, now,
+                                   **mark)
+    if decided.action == merge.UNDO and (decided.seq is None or decided.state is None):
+        return games.take_back(db, game, key, now, **mark)
+    if decided.action == merge.UNDO:
+        return games.take_out(db, game, decided.seq, key, now, **mark)
+    return game  # DONE: another phone's record already did it
 
 
 def within(then: str, now: str, seconds: float) -> bool:

@@ -102,14 +102,11 @@ def export_all(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Every game's document, the bin's included, oldest first."""
     logs: dict[str, list[dict]] = {}
     cursor = db.execute(
-        "SELECT game_id, seq, action, payload, idempotency_key, undone_by, created_at"
+        "SELECT game_id, seq, action, payload, idempotency_key, undone_by, created_at, place"
         " FROM events ORDER BY game_id, seq"
     )
-    for game_id, seq, action, payload, key, undone_by, created_at in cursor:
-        logs.setdefault(game_id, []).append({
-            "seq": seq, "action": action, "payload": json.loads(payload),
-            "idempotency_key": key, "undone_by": undone_by, "created_at": created_at,
-        })
+    for game_id, *record in cursor:
+        logs.setdefault(game_id, []).append(store.record_of(*record))
     cursor = db.execute(
         f"SELECT {', '.join(_ROW_COLUMNS)} FROM games ORDER BY created_at, id"
     )
@@ -237,27 +234,52 @@ class _Log:
         self.undone: dict[int, int] = {}
         self.states: list[engine.State] | None = [engine.new_game(setup)]
 
-    def read(self, action: Any, payload: Any, seq: int) -> dict:
+    def read(self, action: Any, payload: Any, seq: int, place: Any = None) -> dict:
         """One record's payload as the app writes it; raises InvalidInput or RuleViolation."""
         if action == "event":
-            event, parsed = _canonical(payload, self.setup)
-            if self.states is not None:
-                self.states.append(engine.apply(self.states[-1], parsed))
-            self.effective[seq], self.parsed[seq] = event, parsed
-            self.standing.append(seq)
-            return event
+            return self._event(payload, seq, place)
         if action == "undo":
-            if not self.standing or payload != {"undoes": self.standing[-1]}:
-                _fail(N_("An undo must name the last standing event: {\"undoes\": seq}."))
-            target = self.standing.pop()
-            self.undone[target] = seq
-            del self.effective[target], self.parsed[target]
-            if self.states is not None:
-                self.states.pop()
-            return {"undoes": target}
+            return self._undo(payload, seq)
         if action == "correction":
             return self._correction(payload)
-        _fail(N_("A log record's action is event, undo or correction."))
+        if action == "same":  # another phone's tap that was the event it names
+            if not isinstance(payload, dict) or set(payload) != {"same"} \
+                    or payload["same"] not in self.parsed:
+                _fail(N_("A same record must name a standing event: {\"same\": seq}."))
+            return {"same": payload["same"]}
+        _fail(N_("A log record's action is event, undo, correction or same."))
+
+    def _event(self, payload: Any, seq: int, place: Any) -> dict:
+        """An event, at the end of the fold or placed before the record
+        `place` (a tap of a deal another phone had closed)."""
+        event, parsed = _canonical(payload, self.setup)
+        self.effective[seq], self.parsed[seq] = event, parsed
+        if place is None:
+            if self.states is not None:
+                self.states.append(engine.apply(self.states[-1], parsed))
+            self.standing.append(seq)
+            return event
+        if type(place) is not int or place not in self.standing:
+            _fail(N_("place must name a standing event before it."))
+        self.standing.insert(self.standing.index(place), seq)
+        self.states = None  # the fold is replayed once at the end
+        return event
+
+    def _undo(self, payload: Any, seq: int) -> dict:
+        """An undo of a standing event: the last, or one the later events
+        do not need (checked by the replay at the end)."""
+        target = payload.get("undoes") if isinstance(payload, dict) else None
+        if not isinstance(payload, dict) or set(payload) != {"undoes"} \
+                or target not in self.standing:
+            _fail(N_("An undo must name a standing event: {\"undoes\": seq}."))
+        if target != self.standing[-1]:
+            self.states = None
+        elif self.states is not None:
+            self.states.pop()
+        self.standing.remove(target)
+        self.undone[target] = seq
+        del self.effective[target], self.parsed[target]
+        return {"undoes": target}
 
     def _correction(self, payload: Any) -> dict:
         if not isinstance(payload, dict) or set(payload) != {"corrects", "event"}:
@@ -305,8 +327,10 @@ def _check_log(game: dict, setup: engine.Setup) -> tuple[_Log, list[dict]]:
     keys, payloads = set(), []
     for number, record in enumerate(log, 1):
         try:
-            _exact_fields(record, RECORD_FIELDS, N_("A log record must be an object with "
-                                                    "exactly the fields: %(fields)s."))
+            placed = isinstance(record, dict) and "place" in record
+            _exact_fields(record, RECORD_FIELDS + ("place",) if placed
+                          else RECORD_FIELDS, N_("A log record must be an object with "
+                                                 "exactly the fields: %(fields)s."))
             if type(record["seq"]) is not int or record["seq"] != number:
                 _fail(N_("The log's records must be numbered 1, 2, 3… without a gap (seq)."))
             check_time(record["created_at"], "created_at")
@@ -315,7 +339,8 @@ def _check_log(game: dict, setup: engine.Setup) -> tuple[_Log, list[dict]]:
                 if record["idempotency_key"] in keys:
                     _fail(N_("An Idempotency-Key is used twice in one game."))
                 keys.add(record["idempotency_key"])
-            payloads.append(checked.read(record["action"], record["payload"], number))
+            payloads.append(checked.read(record["action"], record["payload"], number,
+                                         record.get("place")))
         except RuleViolation as error:
             raise Because(N_("Record %(seq)s could not have been accepted: %(reason)s"),
                           error, seq=number) from None
@@ -367,7 +392,8 @@ def check_game(game: Any, version: int = FORMAT_VERSION) -> Checked:
               scores=" – ".join(str(s) for s in state.scores))
     last = game["log"][log.standing[-1] - 1]["created_at"] if log.standing else None
     rows = [(game["id"], r["seq"], r["action"], store.dumps(payload), r["idempotency_key"],
-             r["undone_by"], r["created_at"]) for r, payload in zip(game["log"], payloads)]
+             r["undone_by"], r["created_at"], r.get("place"))
+            for r, payload in zip(game["log"], payloads)]
     partners = players.parse_partners(game.get("seats"), setup)
     return Checked(game, setup, state, events, last, _game_row(game, setup, state), rows, totals,
                    partners)
@@ -465,7 +491,7 @@ def _insert(db: sqlite_utils.Database, item: Checked) -> None:
     store.insert_game(db, item.game_row)
     db.conn.executemany(
         "INSERT INTO events (game_id, seq, action, payload, idempotency_key, undone_by,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", item.rows)
+        " created_at, place) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", item.rows)
     if game["deleted_at"] is not None:  # before the summary: a binned game does not count
         db.execute("UPDATE games SET deleted_at = ? WHERE id = ?",
                    [game["deleted_at"], game["id"]])

@@ -385,6 +385,20 @@ def phone_hosts(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE phones ADD COLUMN minted_by INTEGER")
 
 
+@migrations(name="0012_taps_know_their_phone")
+def taps_know_their_phone(db: sqlite_utils.Database) -> None:
+    """Each record of a game's log knows the phone that made it (`device`)
+    and the version its finger saw (`seen`); a tap of a deal another phone
+    had closed is folded at the end of its deal, before the record that
+    closed it (`place`: that record's seq), while its own seq stays its
+    arrival (docs/BOARD.md, "Two phones"). A tap that was another phone's
+    record is a record of its own, action "same" ({"same": seq}). Records
+    stored before know no phone: one unknown device (NULL)."""
+    db.execute("ALTER TABLE events ADD COLUMN device TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN seen INTEGER")
+    db.execute("ALTER TABLE events ADD COLUMN place INTEGER")
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     migrations.apply(db)
 

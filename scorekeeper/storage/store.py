@@ -51,20 +51,21 @@ def insert_game(db: sqlite_utils.Database, row: dict) -> None:
 
 
 def game_row_and_key(db: sqlite_utils.Database, game_id: str, key: str | None
-                     ) -> tuple[dict | None, bool]:
-    """The game's row (None: no such game) and whether `key` was used on it
-    already, in one statement (a tap's first read)."""
+                     ) -> tuple[dict | None, str | None]:
+    """The game's row (None: no such game) and the action of the record that
+    `key` made on it already (None: unused), in one statement (a tap's
+    first read)."""
     if key is None:
-        return game_row(db, game_id), False
+        return game_row(db, game_id), None
     cursor = db.execute(
-        f"SELECT {', '.join(GAME_COLUMNS)}, EXISTS(SELECT 1 FROM events WHERE"
+        f"SELECT {', '.join(GAME_COLUMNS)}, (SELECT action FROM events WHERE"
         " events.game_id = games.id AND idempotency_key = ?) FROM games WHERE id = ?",
         [key, game_id],
     )
     row = cursor.fetchone()
     if row is None:
-        return None, False
-    return dict(zip(GAME_COLUMNS, row)), bool(row[-1])
+        return None, None
+    return dict(zip(GAME_COLUMNS, row)), row[-1]
 
 
 def key_used(db: sqlite_utils.Database, game_id: str, key: str) -> bool:
@@ -76,13 +77,42 @@ def key_used(db: sqlite_utils.Database, game_id: str, key: str) -> bool:
 
 def append(
     db: sqlite_utils.Database, game_id: str, seq: int, action: str, payload: dict,
-    key: str | None, now: str,
+    key: str | None, now: str, device: str | None = None, seen: int | None = None,
+    place: int | None = None,
 ) -> None:
+    """A record of the game's log; `device`, `seen`: the phone that made it
+    and the version its finger saw; `place`: the record it is folded
+    before, when not at the end (a tap of a deal another phone closed)."""
     db.execute(
-        "INSERT INTO events (game_id, seq, action, payload, idempotency_key, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [game_id, seq, action, dumps(payload), key, now],
+        "INSERT INTO events (game_id, seq, action, payload, idempotency_key, created_at,"
+        " device, seen, place) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, seq, action, dumps(payload), key, now, device, seen, place],
     )
+
+
+# The fold's order of a game's records: by seq, a placed record just before
+# the one it is placed before (docs/BOARD.md, "Two phones"), those placed
+# before one record in their order (a seq is far below 10⁹).
+FOLD_ORDER = "COALESCE(place - 1 + seq * 1e-9, seq)"
+# The fold's key of the game's record `seq`, or `seq` when there is none
+# (three parameters: game, seq, seq).
+_KEY_OF = (f"COALESCE((SELECT {FOLD_ORDER} FROM events AS other WHERE other.game_id = ?"
+           " AND other.seq = ?), ?)")
+
+
+def has_placed(db: sqlite_utils.Database, game_id: str) -> bool:
+    """Whether the game's log holds a placed record (folded before older ones)."""
+    return db.execute("SELECT 1 FROM events WHERE game_id = ? AND place IS NOT NULL LIMIT 1",
+                      [game_id]).fetchone() is not None
+
+
+def merge_records(db: sqlite_utils.Database, game_id: str
+                  ) -> list[tuple[int, str, dict, str | None, int | None]]:
+    """Every record of the game's log in the fold's order: (seq, action,
+    payload, device, undone_by), for the rule of two phones."""
+    return [(row[0], row[1], json.loads(row[2]), row[3], row[4]) for row in db.execute(
+        "SELECT seq, action, payload, device, undone_by FROM events WHERE game_id = ?"
+        f" ORDER BY {FOLD_ORDER}", [game_id]).fetchall()]
 
 
 def save_state(
@@ -109,10 +139,12 @@ def mark_undone(db: sqlite_utils.Database, game_id: str, seq: int, by: int) -> N
 
 
 def last_record(db: sqlite_utils.Database, game_id: str) -> tuple[str, dict, str] | None:
-    """The game's log's last record: (action, payload, created_at), or None."""
+    """The game's log's last record that changed it: (action, payload,
+    created_at), or None. Not a `same` record (another phone's tap that was
+    that record): the game's last tap is still the one it matched."""
     row = db.execute(
-        "SELECT action, payload, created_at FROM events WHERE game_id = ? "
-        "ORDER BY seq DESC LIMIT 1",
+        "SELECT action, payload, created_at FROM events WHERE game_id = ? AND action != 'same'"
+        " ORDER BY seq DESC LIMIT 1",
         [game_id],
     ).fetchone()
     return None if row is None else (row[0], json.loads(row[1]), row[2])
@@ -143,13 +175,20 @@ def standing_records(db: sqlite_utils.Database, game_id: str, after: int = 0,
     first: (seq, action, payload); those after seq `after` (and up to seq
     `through`, at most `limit` of them) when given. What they add up to is
     the engine's fold (engine/log.py)."""
+    # After and through a record by the fold's order (a placed record is
+    # folded before records older than it).
+    where, params = "game_id = ?", [game_id]
+    if after:
+        where, params = where + f" AND {FOLD_ORDER} > {_KEY_OF}", params + [game_id, after,
+                                                                          after]
+    if through is not None:
+        where, params = where + f" AND {FOLD_ORDER} <= {_KEY_OF}", params + [game_id, through,
+                                                                           through]
     cursor = db.execute(
-        "SELECT seq, action, payload FROM events WHERE game_id = ? AND seq > ?"
-        + ("" if through is None else " AND seq <= ?")
-        + " AND action IN ('event', 'correction') AND undone_by IS NULL ORDER BY seq"
+        f"SELECT seq, action, payload FROM events WHERE {where}"
+        f" AND action IN ('event', 'correction') AND undone_by IS NULL ORDER BY {FOLD_ORDER}"
         + ("" if limit is None else " LIMIT ?"),
-        [game_id, after] + ([] if through is None else [through])
-        + ([] if limit is None else [limit]),
+        params + ([] if limit is None else [limit]),
     )
     for seq, action, payload in cursor:
         yield seq, action, json.loads(payload)
@@ -217,8 +256,14 @@ def insert_snapshot(db: sqlite_utils.Database, game_id: str, events: int, seq: i
 
 
 def drop_snapshots_from(db: sqlite_utils.Database, game_id: str, seq: int) -> None:
-    """Every snapshot of the game whose events reach record `seq`."""
-    db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", [game_id, seq])
+    """Every snapshot of the game whose events reach record `seq`, by the
+    fold's order (0: all)."""
+    if not seq:
+        db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
+        return
+    db.execute(f"DELETE FROM snapshots WHERE game_id = ? AND seq IN (SELECT seq FROM events"
+               f" WHERE game_id = ? AND {FOLD_ORDER} >= {_KEY_OF})",
+               [game_id, game_id, game_id, seq, seq])
 
 
 def snapshot_at_most(db: sqlite_utils.Database, game_id: str, events: int | None = None,
@@ -243,17 +288,25 @@ def snapshot_trails(db: sqlite_utils.Database, game_id: str) -> list[tuple[int, 
 
 
 def log(db: sqlite_utils.Database, game_id: str) -> Iterator[dict]:
-    """Every record of a game's log, undone ones included, oldest first."""
+    """Every record of a game's log, undone ones included, oldest first;
+    a placed record with its `place` (docs/BOARD.md, "Two phones")."""
     cursor = db.execute(
-        "SELECT seq, action, payload, idempotency_key, undone_by, created_at FROM events"
+        "SELECT seq, action, payload, idempotency_key, undone_by, created_at, place FROM events"
         " WHERE game_id = ? ORDER BY seq",
         [game_id],
     )
-    for seq, action, payload, key, undone_by, created_at in cursor:
-        yield {
-            "seq": seq, "action": action, "payload": json.loads(payload),
-            "idempotency_key": key, "undone_by": undone_by, "created_at": created_at,
-        }
+    for row in cursor:
+        yield record_of(*row)
+
+
+def record_of(seq: int, action: str, payload: str, key: str | None, undone_by: int | None,
+              created_at: str, place: int | None) -> dict:
+    """A log's record as `log` gives it."""
+    record = {"seq": seq, "action": action, "payload": json.loads(payload),
+              "idempotency_key": key, "undone_by": undone_by, "created_at": created_at}
+    if place is not None:
+        record["place"] = place
+    return record
 
 
 def running_game_ids(db: sqlite_utils.Database, limit: int) -> list[str]:

@@ -150,8 +150,9 @@ def _checked(template: Template, checked: transfer.Checked, document: dict) -> t
     row = dict(checked.game_row, id=document["id"], created_at=document["created_at"],
                updated_at=document["updated_at"], sides=store.dumps(document["sides"]))
     times = [record["created_at"] for record in document["log"]]
-    rows = [(document["id"], seq, action, payload, key, undone_by, time)
-            for (_, seq, action, payload, key, undone_by, _), time in zip(checked.rows, times)]
+    rows = [(document["id"], seq, action, payload, key, undone_by, time, place)
+            for (_, seq, action, payload, key, undone_by, _, place), time
+            in zip(checked.rows, times)]
     return replace(checked, document=document, setup=setup, game_row=row, rows=rows,
                    last_event_at=times[-1] if times else None,
                    partners=[list(names) for names in document["seats"]])

@@ -10,7 +10,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..engine.errors import N_, InvalidInput, ScoringError
-from ..service import games, presets
+from ..service import games, presets, scoreboard
 from ..service.clock import utc_now
 from ..service.recent import Recent
 from .plumbing.db import get_db
@@ -208,14 +208,43 @@ def get_game(game_id: str):
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str):
     with game_first(game_id):
-        body = json_body()
-        game, _ = games.record(get_db(), game_id, body, idempotency_key(), utc_now())
+        body, key = json_body(), idempotency_key()
+        tap = _phones_tap(body, key)
+        if tap is not None:
+            game = scoreboard.tap(get_db(), game_id, tap[0], key, utc_now(), *tap[1:]).game
+        else:
+            game, _ = games.record(get_db(), game_id, body, key, utc_now())
     return answer(game)
 
 
 @bp.post("/games/<game_id>/undo")
 def post_undo(game_id: str):
     with game_first(game_id):
-        body = json_body()
-        game, _ = games.undo(get_db(), game_id, body, idempotency_key(), utc_now())
+        body, key = json_body(), idempotency_key()
+        tap = _phones_tap(body, key, undo=True)
+        if tap is not None:
+            game = scoreboard.tap(get_db(), game_id, None, key, utc_now(), *tap[1:]).game
+        else:
+            game, _ = games.undo(get_db(), game_id, body, key, utc_now())
     return answer(game)
+
+
+DEVICE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def _phones_tap(body: dict, key: str | None, undo: bool = False
+                ) -> tuple[dict | None, int | None, str] | None:
+    """A tap of a client that names its phone (`device`) and its tap id
+    (the Idempotency-Key): merged by the rule of two phones, as a board's
+    (docs/BOARD.md): (its event, the version it saw, its device). None:
+    the contract's strict rule (expected_version must be the game's)."""
+    if key is None or "device" not in body:
+        return None
+    body = dict(body)
+    device = body.pop("device")
+    if not isinstance(device, str) or not DEVICE.fullmatch(device):
+        raise InvalidInput(N_("device takes 1 to 40 letters, digits, - and _."), field="device")
+    event, seen = games.event_body(body)
+    if undo and event:
+        raise InvalidInput(N_("An undo takes no field but expected_version."))
+    return (None if undo else event), seen, device

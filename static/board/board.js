@@ -107,12 +107,12 @@
     }
   }, true);
 
-  // Two phones on one game (docs/BOARD.md): a tap is of the board the finger
-  // saw. When this board followed another phone's taps after the finger came
-  // down, the tap is sent with the version before them, and the server judges
-  // what it meant there; when it followed them too shortly before the touch
-  // to be seen (GLANCE_MS), it says so (followed_from): the same Missa tapped
-  // on both phones then counts once.
+  // Two phones on one game (docs/BOARD.md): a tap is sent with the version
+  // of the board the finger saw. Not one this board followed from another
+  // phone after the finger came down, nor less than GLANCE_MS before it (too
+  // soon to be seen): the version before them. The server merges what the
+  // tap had not seen by one rule: the same Missa tapped on both phones is
+  // then counted once.
   var GLANCE_MS = 1000;
   var followed = null;  // { from: the version before, at: when the other phone's taps came }
   var pressedAt = null;
@@ -446,8 +446,6 @@
     // A board drawn to follow another phone's records: its result takes no
     // win back in one tap, as that win was not this phone's tap.
     if (options.follows) { options.headers["X-Board-Follows"] = "1"; }
-    // And the deal it showed: announcements marked then are of that deal.
-    if (options.deal) { options.headers["X-Board-Deal"] = options.deal; }
     options.credentials = "same-origin";
     return fetch(url, options).then(function (response) {
       if (ronda.link) { ronda.link.reached(); }
@@ -575,29 +573,8 @@
   }
   function catchUp() {
     var current = board();
-    enqueue(null, { method: "GET", follows: true, deal: current.dataset.deal, asked: 0 })
+    enqueue(null, { method: "GET", follows: true, asked: 0 })
       .then(cameFrom(current.dataset.version));
-  }
-  // A Khamsa or an Aachra still off on the board followed: the other phone's
-  // Bount it follows may come a moment after it, their scorer slower than
-  // ours (it said why for a second, the board followed the Bount, and the
-  // Khamsa was lost). The game is followed again a few times before it
-  // says why; another tap meanwhile ends the wait.
-  var FOLLOW_AGAIN_MS = 500, FOLLOW_AGAIN = 4;
-  var stepAgain = null;  // { key, left } of the step waiting for its chain
-  function followAgain(control) {
-    var key = keyOf(control);
-    if (!/^hit\.\d\.\d+$/.test(control.value) || /\.1$/.test(control.value)) { return false; }
-    if (!stepAgain || stepAgain.key !== key) { stepAgain = { key: key, left: FOLLOW_AGAIN }; }
-    var waiting = stepAgain;
-    if (!waiting.left--) { stepAgain = null; return false; }
-    control.classList.add("pressed");
-    wait(FOLLOW_AGAIN_MS).then(function () {
-      if (stepAgain !== waiting) { control.classList.remove("pressed"); return; }
-      catchUp();
-      later(control, remake);
-    });
-    return true;
   }
   // A tap made again on the board that its wait brought: judged there, not
   // put off once more.
@@ -617,7 +594,6 @@
   // lift, which dispatches none (nothing listens for it but this).
   function submitted(form, submitter, at) {
     made();  // the tap painted first comes before any other
-    if (submitter !== remade) { stepAgain = null; }  // a new tap: no step waits any more
     if (viewing && submitter && form.hasAttribute("data-follows-view")) {
       later(submitter, function (again) { again.form.requestSubmit(again); });
       return;
@@ -633,8 +609,11 @@
         later(submitter, remake);
         return;
       }
+      // Still off on the board followed: it says why at once (a Khamsa
+      // whose Bount the other phone has not sent yet is tapped again once
+      // that Bount shows).
       if (!waitsOffline(submitter)) {
-        if (submitter !== remade || !followAgain(submitter)) { sayWhy(submitter); }
+        sayWhy(submitter);
         return;
       }
     }
@@ -649,11 +628,7 @@
     tick();
     var seen = null;
     at = pressedAt !== null ? pressedAt : at;
-    if (followed && followed.at > at) {
-      seen = followed.from;
-    } else if (followed && followed.at > at - GLANCE_MS) {
-      data.set("followed_from", followed.from);
-    }
+    if (followed && followed.at > at - GLANCE_MS) { seen = followed.from; }
     pressedAt = followed = null;  // from now on the board shows this phone's own taps
     // A tap on the game goes through the outbox, which keeps it until answered.
     if (ronda.outbox && ronda.outbox.take(form, data, submitter, seen)) { return; }
@@ -777,7 +752,7 @@
           return;
         }
         if (game && now && !busy && String(game.version) !== now.dataset.version) {
-          enqueue(null, { method: "GET", follows: true, deal: now.dataset.deal, asked: 0 })
+          enqueue(null, { method: "GET", follows: true, asked: 0 })
             .then(cameFrom(now.dataset.version));
         }
       })

@@ -16,10 +16,6 @@
   var BACK_SHOWN_MS = 3000;
   var PRESS_SHOWN_MS = 200;
   var TAP_PATH = /^\/games\/([^/]+)\/(play|undo)$/;
-  // The most boards a waiting tap names as its own taps' (the form's
-  // field takes 400 characters, tokens 16: web/pages/forms.py).
-  var AFTER_PAGES = 20;
-  var KNOWN_RECORDS = 20;  // and the records its taps before it stood as
   var UNAVAILABLE = [502, 503, 504];  // the server is there, but cannot take taps yet
 
   var tab = newToken();
@@ -39,6 +35,17 @@
   function board() { return ronda.board.element(); }
 
   // As the server's (12 random bytes); getRandomValues needs no secure context.
+  // This phone's device id (docs/BOARD.md, "Two phones"): the one its tab
+  // keeps across boards and reloads, so that its taps are one phone's
+  // whatever board each was made on; the page's own without storage.
+  function device() {
+    try {
+      var kept = sessionStorage.getItem("ronda-device");
+      if (!kept) { kept = newToken(); sessionStorage.setItem("ronda-device", kept); }
+      return kept;
+    } catch (error) { return null; }
+  }
+
   function newToken() {
     var bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -176,18 +183,15 @@
     var entry = {
       id: newToken(), game: current.dataset.game, url: match[0],
       fields: Array.from(data.entries()), label: label,
-      // The game as the scorer sees it: this board, and the taps before it
-      // (the boards those were tapped on, which tell the server which
-      // records are this phone's own wherever they landed; `version`, the
-      // board's plus their number: the game it predicts, and what an entry
-      // kept by an older script is sent with).
+      // The game as the scorer sees it: this board (`board`, the version
+      // the finger saw, which it is sent with), and the taps before it
+      // (`version`, the board's plus their number: the game it predicts).
       version: shown + queued.length, ahead: queued.length, board: shown,
-      after: queued.map(function (other) { return (value(other, "token") || "").split(".")[0]; })
-        .filter(function (token, index, all) { return token && all.indexOf(token) === index; })
-        .slice(-AFTER_PAGES),
       waited: link === "lost" || queued.some(function (other) { return other.waited; }),
       scores: null
     };
+    var phone = device();
+    entry.fields.forEach(function (field) { if (field[0] === "device" && phone) { field[1] = phone; } });
     // The same button again while the board could not follow: another tap
     // (a double tap never gets here: the board's click filter dropped it),
     // with a token of its own that begins with the page's, whose taps the
@@ -263,7 +267,7 @@
     var entry = ours(load())[0];
     // Nothing left to send: the turn goes back at once, else the next page
     // (the rematch, a reload) would wait for it to lapse before its first tap.
-    if (!entry && !sending) { endTurn(); sayStanding(); }
+    if (!entry && !sending) { endTurn(); }
     if (sending || !entry || entry.refused || !takeTurn()) { return null; }
     sending = true;
     return send(entry).then(function (more) {
@@ -285,20 +289,10 @@
     // This page's CSRF token: the kept one may belong to a session since ended.
     var csrf = document.querySelector("#board input[name=csrf_token]");
     if (csrf && body.has("csrf_token")) { body.set("csrf_token", csrf.value); }
-    // Every tap is of the game the scorer saw: another phone's tap since
-    // makes it a 409, not a second Missa. A live tap behind others of this
-    // phone is of the board their answers left (some of them, the end sheet's
-    // steppers, change no version).
-    var seen = entry.waited || !entry.ahead || undoes(entry) ?
-      entry.version : Number(board().dataset.version);
-    // One that waited behind this phone's taps (an Undo: any behind them) is
-    // of the board the finger saw and those taps, wherever they landed.
-    if ((entry.waited || undoes(entry)) && entry.ahead && entry.after) {
-      seen = entry.board;
-      body.set("after", entry.after.join(" "));
-      if (entry.known) { body.set("known", entry.known.slice(-KNOWN_RECORDS).join(" ")); }
-    }
-    body.set("expected_version", String(seen));
+    // Every tap is of the board the finger saw, with its phone (the form's
+    // device): the server merges what it had not seen by one rule, this
+    // phone's own taps before it being its own wherever they landed.
+    body.set("expected_version", String(entry.board !== undefined ? entry.board : entry.version));
     return ronda.board.fetchWithin(entry.url, {
       method: "POST", body: body, headers: { "X-Board": "1" }, credentials: "same-origin"
     }, TAP_TIMEOUT_MS).then(function (response) {
@@ -307,17 +301,6 @@
       unreachable();  // no answer, or half of one: kept, to be sent again with its key
       return false;
     });
-  }
-
-  // Why the last waiting tap dropped as standing was (already recorded on
-  // another phone): said again once the taps after it are sent, as their
-  // boards draw no notice, or once the scorer has dropped a refused one
-  // after it: said later, it read as the answer to the next tap (a
-  // correction "already recorded").
-  var standing = null;
-  function sayStanding() {
-    if (standing) { ronda.board.showError(standing); }
-    standing = null;
   }
 
   // What the server said to a tap; true to go on with the next one.
@@ -351,27 +334,11 @@
       }
       return false;
     }
-    // That very tap is in the game, as this record (when a number).
-    var stood = response.headers.get("X-Tap-Stands");
-    var stands = stood !== null;
-    stood = /^\d+$/.test(stood || "") ? Number(stood) : null;
-    if (stands && fresh) {
-      // Recorded on the other phone too (both tapped Next deal): what the
-      // scorer meant is in the game, so there is nothing to choose; the
-      // board says so and the taps after it go on, their versions kept.
-      // Its refusal sheet stopped them for a choice that changed nothing.
-      change(function (entries) { dropped(entries, entry, true, stood); });
-      ronda.board.swap(page, response.headers.get("X-Board-URL"));
-      standing = why;
-      return true;
-    }
     var shown = fresh || board();
     change(function (entries) {
       var refused = entries.filter(function (other) { return other.id === entry.id; })[0];
       if (refused) {
         refused.refused = why;
-        refused.stands = stands;
-        refused.stood = stood;
         refused.refusedOn = shown ? shown.dataset.version : null;  // the game it was refused on
       }
     });
@@ -741,30 +708,21 @@
     if (first) { sheet.querySelector("h2").focus(); }
   }
 
-  // Drop the refused tap; the others go on, each judged on the board it was
-  // made on, without the dropped one: sent on the game as it now is, a Next
-  // deal that the other phone had also tapped counted again (a deal skipped).
-  // A tap refused because that very tap stands, recorded on another phone
-  // (both tapped Next deal), is in the game as the ones after it expect: they
-  // keep their versions. Made one fewer, a Missa tapped after that Next deal
-  // was refused as "another phone moved on to the next deal".
+  // Drop the refused tap; the others go on, each sent with the board it was
+  // made on, and merged by the server's rule (docs/BOARD.md, "Two phones").
   function dropFirst() {
     var left = 0;
     change(function (entries) {
       var queued = ours(entries);
       if (!queued.length) { return; }
-      dropped(entries, queued[0], queued[0].stands, queued[0].stood);
+      without(entries, queued[0].id);
+      ours(entries).forEach(function (other) {
+        other.version -= 1;  // the game it predicts has one tap fewer
+        other.waited = true;
+      });
       left = queued.length - 1;
     });
-    if (left) { ronda.board.run(flush); } else { ronda.board.refresh().then(sayStanding); }
-  }
-  function dropped(entries, entry, stands, stood) {
-    without(entries, entry.id);
-    ours(entries).forEach(function (other) {
-      if (!stands) { other.version -= 1; }  // made on a board that counted it
-      if (stood && other.after) { other.known = (other.known || []).concat([stood]); }
-      other.waited = true;
-    });
+    if (left) { ronda.board.run(flush); } else { ronda.board.refresh(); }
   }
 
   // The board changed since the refusal (the other phone undid the Next deal
@@ -774,9 +732,7 @@
   function sendAgain() {
     change(function (entries) {
       var first = ours(entries)[0];
-      if (first) {
-        delete first.refused; delete first.refusedOn; delete first.stands; delete first.stood;
-      }
+      if (first) { delete first.refused; delete first.refusedOn; }
     });
     ronda.board.run(flush);
   }
@@ -788,7 +744,7 @@
         if (entries[i].game === game) { entries.splice(i, 1); }
       }
     });
-    ronda.board.refresh().then(sayStanding);
+    ronda.board.refresh();
   }
 
   ronda.outbox = { take: take, paintFirst: paintFirst };

@@ -138,24 +138,3 @@ def test_announcements_confirmed_on_two_phones_at_once_are_all_marked_on_the_sec
     second.locator("button[value=announce]").tap()
     expect_scores(second, 0, 6)  # the Tringa takes both: 1 + 5
     expect_scores(first, 0, 6)
-
-
-def test_announcements_marked_on_a_deal_the_other_phone_closed_are_dropped_saying_so(
-        new_phone, server):
-    """The second phone's marks stayed on its board after the other phone's
-    Next deal, its Confirm live: tapped, it recorded that deal's
-    announcements in the next one. Its board, following, drops them and
-    says why; the next deal is a deal without announcements."""
-    first, second = new_phone(), new_phone()
-    game = _game(first, server, players=2, sides=["Nous", "Eux"])
-    second.goto(f"/games/{game}")
-    second.get_by_role("link", name="Tringa pour Eux").tap()
-    expect(_chips(second)).to_have_count(1)
-    first.locator("button[value=next_deal]").tap()  # the other phone moves on
-    expect(second.locator("#notice")).to_contain_text(
-        "Un autre téléphone est passé à la donne suivante")
-    expect(_chips(second)).to_have_count(0)
-    assert "a=" not in second.url
-    expect(second.locator(".status-text")).to_contain_text("Donne 2")
-    state = second.request.get(f"{server.url}/api/games/{game}").json()
-    assert state["scores"] == [0, 0] and state["deal"] == 2

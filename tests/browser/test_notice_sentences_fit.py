@@ -1,5 +1,5 @@
 """What the notice says when another phone's tap changed the meaning of this
-one (engine/stale.py) reads whole in its box over the status line, at 360 px,
+one (engine/merge.py) reads whole in its box over the status line, at 360 px,
 in each language: the scorer is told to check the score at that very moment,
 and a sentence cut at the top of the screen or running over the scores is
 no help then."""
@@ -8,14 +8,7 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import expect
 
-from scorekeeper.engine.stale import (
-    ALREADY_CHAIN_OPEN,
-    ALREADY_DEALT,
-    DEAL_MOVED_CHAIN,
-    HAND_ENDED,
-    HAND_ENDED_SCORED,
-    SENTENCES,
-)
+from scorekeeper.engine.merge import ALREADY_COUNTED, ALREADY_UNDONE, PLACED, SENTENCES
 from scorekeeper.web.views.games import COUNTED_OTHERWISE, HAND_COUNTED
 from support.paths import ROOT
 from support.table import open_game
@@ -38,11 +31,9 @@ def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
     # three sides at their widest.
     board_words = {"counted_otherwise": (COUNTED_OTHERWISE, {"what": "\u206640 – 40 – 40\u2069"}),
                    "hand_counted": (HAND_COUNTED, {"hand": 100}),
-                   "deal_moved_chain": (DEAL_MOVED_CHAIN, {}),
-                   "already_dealt": (ALREADY_DEALT, {}),
-                   "hand_ended": (HAND_ENDED, {}),
-                   "hand_ended_scored": (HAND_ENDED_SCORED, {}),
-                   "already_chain_open": (ALREADY_CHAIN_OPEN, {})}
+                   "already_counted": (ALREADY_COUNTED, {}),
+                   "already_undone": (ALREADY_UNDONE, {}),
+                   "placed": (PLACED, {})}
     for reason, (sentence, values) in {**{key: (value, {}) for key, value in SENTENCES.items()},
                                        **board_words}.items():
         said = words.gettext(sentence) % values if values else words.gettext(sentence)

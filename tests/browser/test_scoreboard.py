@@ -10,7 +10,7 @@ from support.table import expect_scores, mark, open_game, start_game, tap
 def without_tokens(html):
     """The board's HTML without its fresh tokens, each tag's attributes in
     one order (a board updated in place may hold them in another)."""
-    html = re.sub(r'(name="(?:token|csrf_token)"[^>]*? value=")[^"]*"', r"\1", html)
+    html = re.sub(r'(name="(?:token|csrf_token|device)"[^>]*? value=")[^"]*"', r"\1", html)
     return re.sub(r"<(\w+)((?:\s+[\w-]+(?:=\"[^\"]*\")?)*)\s*(/?)>", lambda tag: "<%s %s%s>" % (
         tag[1], " ".join(sorted(re.findall(r'[\w-]+(?:="[^"]*")?', tag[2]))), tag[3]), html)
 

@@ -8,8 +8,6 @@ import time
 
 from playwright.sync_api import expect
 
-from scorekeeper.service import scoreboard
-
 WAITING = "ronda.outbox.v1"  # the outbox's key in localStorage
 
 # The board with nothing waiting any more, at the game's version `v`.
@@ -77,11 +75,11 @@ def test_waiting_taps_go_one_at_a_time_each_on_the_game_the_one_before_left(tabl
     drained(page, version + 3)
     assert page.evaluate("window.sends.most") == 1  # never two on their way at once
     assert table.network.moves() == ["missa.0", "missa.1", "hit.0.1"]
-    # Each of the board the scorer saw, naming the board this phone's taps
-    # before it were made on: those records are its own, wherever they landed.
+    # Each of the board the scorer saw, from one phone (its device): its
+    # records are its own, wherever they landed.
     taps = table.network.taps
     assert [int(tap["expected_version"]) for tap in taps] == [version] * 3
-    assert [tap.get("after") for tap in taps] == [None, taps[0]["token"], taps[0]["token"]]
+    assert len({tap["device"] for tap in taps}) == 1 and taps[0]["device"]
     assert table.state()["version"] == version + 3  # each one recorded
 
 
@@ -101,36 +99,32 @@ def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_counts_once(
 
 
 def test_a_refused_tap_stops_the_ones_after_it_until_the_scorer_chooses(table):
-    table.event(type="missa", side=1)
+    """Offline, their 5 on our open 1, then a Missa for them; the other phone
+    tapped Over meanwhile: the 5 follows no open chain (refused), and the
+    Missa waits for the scorer's choice."""
+    table.event(type="hit", side=0, value=1)
     page = table.open()
     table.network.down = True
-    tap(page, "Missa pour Nous")
+    page.get_by_role("button", name="5 Khamsa pour Eux", exact=True).tap(force=True)
     waiting(page, 1)
     tap(page, "Missa pour Eux")
     waiting(page, 2)
-    undone = table.client.post(f"/api/games/{table.game}/undo", json={})  # another phone
-    assert undone.status_code == 200
-    version = undone.get_json()["version"]
+    version = table.event(type="chain_end")["version"]  # the other phone
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
     refusal = page.locator(".refusal")
-    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
+    expect(refusal.locator(".refused-what")).to_contain_text("Khamsa")
     expect(refusal.locator(".refused-why")).not_to_be_empty()
     expect(refusal.locator(".refused-rest li")).to_have_text(["Missa · \u2068Eux\u2069"])
     expect(refusal.locator(".hint.choose")).to_be_visible()  # drop one, or all
     expect(refusal.locator(".hint.lone")).to_be_hidden()
-    assert table.network.moves() == ["missa.0"]
+    assert table.network.moves() == ["hit.1.5"]
     page.evaluate(HEARD_AND_DONE)  # the server is there: still nothing more goes
-    assert table.network.moves() == ["missa.0"]
-    assert table.state()["scores"] == [0, 0]
+    assert table.network.moves() == ["hit.1.5"]
     refusal.locator("[data-choice=one]").click()  # drop it, send the rest
-    # The rest is judged on the board it was made on: that phone's undo came
-    # after it too, and the scorer chooses again.
-    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Eux\u2069")
-    assert table.network.moves() == ["missa.0", "missa.1"]
-    refusal.locator("[data-choice=one]").click()
-    drained(page, version)
-    assert table.state()["scores"] == [0, 0]
+    drained(page, version + 1)
+    assert table.network.moves() == ["hit.1.5", "missa.1"]
+    assert table.state()["scores"] == [1, 1]
 
 
 def test_two_tabs_of_one_phone_do_not_both_send_the_waiting_taps(table):
@@ -160,11 +154,8 @@ def test_two_tabs_of_one_phone_do_not_both_send_the_waiting_taps(table):
 
 def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(table):
     """Both phones tapped the same Missa and then Next deal, this one offline:
-    its Missa is already recorded (that very tap stands: X-Tap-Stands), so it
-    is dropped with nothing to choose, and its Next deal is judged on the
-    board the finger saw, already recorded too. Sent on the game as it now
-    is, that Next deal had counted: a deal skipped. The refusal sheet that
-    stopped the queue asked a choice that changed nothing."""
+    each is the other phone's record, counted once, with nothing to choose
+    (its Next deal, sent on the game as it now is, had skipped a deal)."""
     page = table.open()
     version = table.state()["version"]
     table.network.down = True
@@ -176,13 +167,10 @@ def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(t
     table.event(type="next_deal")
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
-    drained(page, version + 2)
+    drained(page, version + 4)  # each a record of its own, the game unchanged
     assert table.network.moves() == ["missa.0", "next_deal"]
-    # Each of the board it was made on: the Next deal's had the Missa, which
-    # stands in the game as the other phone's record (known: its own).
     taps = table.network.taps
     assert [int(tap["expected_version"]) for tap in taps] == [version, version]
-    assert taps[1]["known"] == str(version + 1)
     expect(page.locator(".refusal")).to_have_count(0)
     expect(page.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     state = table.state()
@@ -191,10 +179,10 @@ def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(t
 
 def test_a_waiting_missa_is_not_the_other_phones_missa_of_the_next_deal(table):
     """Offline, a Missa for us in this deal; the other phone taps Next deal,
-    then a real Missa for us in the next one. This Missa was dropped without
-    a question as "already recorded" (the score, it said, included it): it
-    is of the deal before, refused as such, and the scorer chooses."""
+    then a real Missa for us in the next one. This Missa is of the deal
+    before: it counts there, and the board says so."""
     page = table.open()
+    version = table.state()["version"]
     table.network.down = True
     tap(page, "Missa pour Nous")
     waiting(page, 1)
@@ -202,20 +190,17 @@ def test_a_waiting_missa_is_not_the_other_phones_missa_of_the_next_deal(table):
     table.event(type="missa", side=0)
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
-    refusal = page.locator(".refusal")
-    expect(refusal.locator(".refused-why")).to_contain_text("passé à la donne suivante")
-    assert table.state()["scores"] == [1, 0]
-    # Back, and stopped: the box says so at once, not a green "connected
-    # again" for its first seconds.
-    assert "Envoi arrêté" in page.locator("#link-state").inner_text()
+    drained(page, version + 3)
+    expect(page.locator(".refusal")).to_have_count(0)
+    expect(page.locator("#notice")).to_contain_text("Compté dans la donne où il a été touché")
+    state = table.state()
+    assert state["scores"] == [2, 0] and state["deal"] == 2, state
 
 
 def test_a_tap_after_a_waiting_one_that_stands_is_judged_on_the_game_with_it(table):
     """Both phones tapped Next deal, this one offline, then a Missa here: its
-    Next deal is already recorded, that very tap standing in the game (the
-    server says so, X-Tap-Stands): dropped, and the Missa is judged on the
-    deal both phones moved to, and counts. Judged without it, the Missa was
-    refused as "another phone moved on to the next deal"."""
+    Next deal is the other phone's, counted once, and the Missa is of the
+    deal both phones moved to, and counts there."""
     page = table.open()
     version = table.state()["version"]
     table.network.down = True
@@ -226,10 +211,9 @@ def test_a_tap_after_a_waiting_one_that_stands_is_judged_on_the_game_with_it(tab
     table.event(type="next_deal")  # the other phone
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
-    drained(page, version + 2)
+    drained(page, version + 3)
     taps = table.network.taps
     assert [int(tap["expected_version"]) for tap in taps] == [version, version]
-    assert taps[1]["known"] == str(version + 1)  # the other phone's Next deal: as its own
     expect(page.locator(".refusal")).to_have_count(0)
     state = table.state()
     assert state["scores"] == [1, 0] and state["deal"] == 2, state
@@ -293,84 +277,56 @@ def test_a_control_still_off_on_the_board_after_the_tap_says_why(table):
 
 
 def test_a_refused_tap_is_sent_again_once_what_refused_it_is_undone(table):
-    """A Missa waits while the other phone taps Next deal: refused, as of the
-    deal before. That phone then undoes its Next deal: the board changed, and
-    the sheet offers to send the Missa again, which now counts. The refusal's
-    words stayed, and the only choices dropped a tap that would count."""
+    """Their 5 waits while the other phone taps Over: refused, its chain
+    closed. That phone then undoes its Over: the board changed, and the
+    sheet offers to send the 5 again, which now counts."""
+    table.event(type="hit", side=0, value=1)
     page = table.open()
     version = table.state()["version"]
     table.network.down = True
-    tap(page, "Missa pour Nous")
+    page.get_by_role("button", name="5 Khamsa pour Eux", exact=True).tap(force=True)
     waiting(page, 1)
-    table.event(type="next_deal")  # the other phone
+    table.event(type="chain_end")  # the other phone
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
     refusal = page.locator(".refusal")
-    expect(refusal.locator(".refused-why")).to_contain_text("donne suivante")
+    expect(refusal.locator(".refused-what")).to_contain_text("Khamsa")
     again = refusal.locator("[data-choice=again]")
     expect(again).to_be_hidden()  # nothing changed since: the same answer
-    assert table.client.post(f"/api/games/{table.game}/undo", json={}).status_code == 200  # the other phone's Undo
+    assert table.client.post(f"/api/games/{table.game}/undo", json={}).status_code == 200
     page.evaluate("Ronda.board.poll()")
     expect(again).to_be_visible()
     expect(again).to_have_text("Le tableau a changé : la renvoyer")
     again.click()
     drained(page, version + 3)
     expect(refusal).to_have_count(0)
-    assert table.network.moves() == ["missa.0", "missa.0"]  # refused, then counted
-    state = table.state()
-    assert state["scores"] == [1, 0] and state["deal"] == 1, state
+    assert table.network.moves() == ["hit.1.5", "hit.1.5"]  # refused, then counted
+    assert table.state()["chain"] is not None
 
 
 def test_the_undo_names_the_games_last_event_not_a_refused_tap(table):
     """A refused tap is not in the game: an Undo tapped while it waits for
     the scorer's choice takes back the game's last event, and says so."""
     table.event(type="missa", side=1)
-    table.event(type="hit", side=1, value=1)
+    table.event(type="hit", side=0, value=1)
     page = table.open()
     table.network.down = True
-    tap(page, "Missa pour Nous")
+    page.get_by_role("button", name="5 Khamsa pour Eux", exact=True).tap(force=True)
     waiting(page, 1)
-    undone = table.client.post(f"/api/games/{table.game}/undo", json={})  # another phone
-    assert undone.status_code == 200
+    table.event(type="missa", side=0)  # the other phone: our Missa ends our chain
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
     refusal = page.locator(".refusal")
-    expect(refusal.locator(".refused-what")).to_have_text("Missa · \u2068Nous\u2069")
-    # The game's last event is now Eux's Missa: that is what an Undo takes back.
+    expect(refusal.locator(".refused-what")).to_contain_text("Khamsa")
+    # The game's last event is now our Missa: that is what an Undo takes back.
     expect(page.locator(".undo-button .undo-what")).to_contain_text("Missa")
-    expect(page.locator(".undo-button .undo-what")).to_contain_text("Eux")
-    expect(page.locator(".undo-button .undo-what")).not_to_contain_text("Nous")
+    expect(page.locator(".undo-button .undo-what")).to_contain_text("Nous")
+    expect(page.locator(".undo-button .undo-what")).not_to_contain_text("Khamsa")
     # One way out (drop it): the sheet says what the board shows, not "choose".
     expect(refusal.locator("[data-choice=one]")).to_be_visible()
     expect(refusal.locator("[data-choice=again]")).to_be_hidden()
     expect(refusal.locator(".hint.lone")).to_be_visible()
     expect(refusal.locator(".hint.choose")).to_be_hidden()
-
-
-def test_already_recorded_is_said_when_the_refused_tap_after_it_is_dropped(table):
-    """A waiting Missa the other phone also made is dropped as already
-    recorded; the Bount after it is refused (the other phone dealt again
-    since). Said only once the queue drained, "already recorded" came with
-    the answer to the scorer's next tap, a correction, as if of it."""
-    page = table.open()
-    table.network.down = True
-    tap(page, "Missa pour Nous")
-    waiting(page, 1)
-    tap(page, "1 Bount pour Eux")
-    waiting(page, 2)
-    table.event(type="missa", side=0)  # the other phone: the same Missa, then Next deal
-    table.event(type="next_deal")
-    table.network.down = False
-    page.evaluate("Ronda.board.poll()")
-    refusal = page.locator(".refusal")
-    expect(refusal.locator(".refused-what")).to_contain_text("Bount")
-    refusal.locator("[data-choice=one]").click()
-    expect(page.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
-    version = table.state()["version"]
-    tap(page, "Missa pour Eux")
-    drained(page, version + 1)
-    expect(page.locator("#notice")).not_to_contain_text("Déjà enregistré")
-    assert table.state()["scores"] == [1, 1]
 
 
 def test_a_khamsa_made_offline_after_its_own_bount_counts_with_it(table):
@@ -379,7 +335,7 @@ def test_a_khamsa_made_offline_after_its_own_bount_counts_with_it(table):
     counted and the Khamsa was refused, "another phone undid an event
     meanwhile": sent as made on the board's version plus one, as if the
     Bount had landed there, it was judged with the other phone's Undo but
-    not the Missa that Undo took back."""
+    not the Missa that Undo took back. Both are this phone's own taps."""
     page = table.open()
     version = table.state()["version"]
     table.network.down = True
@@ -411,7 +367,7 @@ def test_a_tap_made_offline_takes_away_what_the_notice_said_of_an_earlier_one(ta
     table.event(type="missa", side=0)  # the other phone, the same tap
     table.network.hold = False
     table.network.release()
-    drained(page, version + 1)
+    drained(page, version + 2)  # the same Missa: a record of its own, counted once
     notice = page.locator("#notice")
     expect(notice).to_contain_text("Déjà enregistré sur un autre téléphone")
     expect(notice).to_be_visible()
@@ -421,13 +377,11 @@ def test_a_tap_made_offline_takes_away_what_the_notice_said_of_an_earlier_one(ta
     expect(notice).to_be_hidden()
 
 
-def test_an_undo_made_offline_after_its_own_tap_takes_that_tap_back(table, monkeypatch):
+def test_an_undo_made_offline_after_its_own_tap_takes_that_tap_back(table):
     """A Missa for us whose answer never came (the app has it), landed after
     the other phone's Missa for them; then Undo, offline, sent a while later:
     it means this phone's Missa, the game's last event, and takes it back.
-    Sent as made on the board's version plus one, it was judged as if that
-    Missa were the other phone's, and took back nothing."""
-    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # sent a while after
+    Both carry this phone's device: that Missa is its own."""
     page = table.open()
     version = table.state()["version"]
     table.network.hold = True
@@ -447,7 +401,7 @@ def test_an_undo_made_offline_after_its_own_tap_takes_that_tap_back(table, monke
     page.evaluate("Ronda.board.poll()")
     drained(page, version + 3)
     expect(page.locator(".refusal")).to_have_count(0)
-    assert table.network.taps[-1]["after"] == table.network.taps[0]["token"]
+    assert table.network.taps[-1]["device"] == table.network.taps[0]["device"]
     assert table.state()["scores"] == [0, 1]
 
 
@@ -478,12 +432,11 @@ def test_a_count_typed_offline_says_its_points_wait_for_the_server(table):
     assert table.state()["hand"] == 2
 
 
-def test_a_missa_the_other_phone_recorded_before_this_phones_chain_says_the_chain_is_open(table):
+def test_a_missa_the_other_phone_recorded_before_this_phones_chain_is_that_missa(table):
     """Offline: our 1, their 5, then Missa for us (which ends that chain at
-    the table); the other phone's Missa for us came first. The Missa counts
-    once, where the log has it, before the chain: the chain stays open, and
-    "the score shown includes it" alone left it so unnoticed (its 5 could be
-    taken by the next 10)."""
+    the table); the other phone's Missa for us came first. No rule can tell
+    it from another Missa: it is that Missa, counted once where the log has
+    it, before the chain, which stays open; and the board says so."""
     page = table.open()
     version = table.state()["version"]
     table.network.down = True
@@ -495,6 +448,6 @@ def test_a_missa_the_other_phone_recorded_before_this_phones_chain_says_the_chai
     table.event(type="missa", side=0)  # the other phone
     table.network.down = False
     page.evaluate("Ronda.board.poll()")
-    drained(page, version + 3)
-    expect(page.locator("#notice")).to_contain_text("la chaîne : elle reste ouverte")
+    drained(page, version + 4)
+    expect(page.locator("#notice")).to_contain_text("compté une fois")
     assert table.state()["chain"] is not None and table.state()["scores"] == [1, 0]

@@ -34,16 +34,14 @@ from scorekeeper.engine import (
     new_game,
     parse_event,
     parse_new_game,
-    recorded_event,
     replay,
 )
-from scorekeeper.engine.log import fold_corrections
-from scorekeeper.engine.moves import timeline
-from scorekeeper.engine.stale import StaleTap
+from scorekeeper.engine.merge import MergeRefused
 from scorekeeper.service import games, review, scoreboard, snapshots
-from scorekeeper.storage import migrations, store
+from scorekeeper.storage import migrations
 from scorekeeper.storage.db import connect
 from scorekeeper.web import api
+from support.folds import check_folds
 
 pytestmark = pytest.mark.xdist_group("properties")  # its module fixture, built once a run
 
@@ -490,35 +488,6 @@ def test_through_the_app_the_stored_log_replays_to_the_stored_state_and_undo_ste
 
 # -- what is folded from the nearest snapshot is what the whole log folds -------------------------
 
-def whole_review(setup, log, state):
-    """A game's review entries, as a whole replay of its log says them:
-    (seq, number, status, event, step, hand, deal) each."""
-    effective = fold_corrections((r["seq"], r["action"], r["payload"])
-                                 for r in log if r["undone_by"] is None)
-    standing = [(seq, recorded_event(e, setup)) for seq, e in effective.items() if e]
-    steps = timeline(setup, [event for _, event in standing])
-    numbered = {seq: (number, step) for number, ((seq, _), step) in enumerate(
-        zip(standing, steps), 1)}
-    entries, place = [], (state.hand, state.deal)
-    for record in reversed([r for r in log if r["action"] == "event"]):
-        seq = record["seq"]
-        if seq in numbered:
-            number, step = numbered[seq]
-            place = (step.hand, step.deal)
-            status = "corrected" if effective[seq] != record["payload"] else "standing"
-            entries.append((seq, number, status, step.event, step, *place))
-        else:
-            status = "undone" if record["undone_by"] is not None else "removed"
-            entries.append((seq, None, status, recorded_event(record["payload"], setup), None,
-                            *place))
-    return entries[::-1], steps
-
-
-def as_entry(entry):
-    return (entry.seq, entry.number, entry.status, entry.event, entry.step, entry.hand,
-            entry.deal)
-
-
 @pytest.mark.parametrize("players", PLAYERS)
 @THROUGH_THE_APP
 @given(data=st.data())
@@ -558,46 +527,14 @@ def test_undo_boards_and_review_pages_fold_from_snapshots_as_the_whole_log_does(
         folder.cleanup()
 
 
-def check_folds(db, game_id):
-    game = games.load(db, game_id)
-    setup = game.setup
-    log = list(store.log(db, game_id))
-    entries, steps = whole_review(setup, log, game.state)
-    assert game.state == replay(setup, [step.event for step in steps])
-    assert game.state.events == len(steps)
-    # Every snapshot is the state after its first events, none is missing.
-    rows = store.snapshot_trails(db, game_id)
-    assert [events for events, _, _ in rows] == list(
-        range(snapshots.EVERY, len(steps) + 1, snapshots.EVERY))
-    for events, _, _ in rows:
-        _, _, state = snapshots.nearest(db, game_id, setup, events=events)
-        assert state == replay(setup, [step.event for step in steps[:events]])
-    # A board's last events, and what Undo takes back.
-    shown = scoreboard.shown(db, game_id)
-    assert list(shown.recent) == steps[::-1][:scoreboard.RECENT_STEPS]
-    assert shown.last_step == (steps[-1] if steps else None)
-    # Every page of the review, and the chart's scores.
-    number, found = 1, []
-    while True:
-        page = review.review_page(db, game, number)
-        found += [as_entry(entry) for entry in page.entries]
-        if number == page.pages:
-            break
-        number += 1
-    assert found == entries
-    assert page.trail == [(step.hand, step.scores) for step in steps]
-    for entry in entries[:1] + entries[len(entries) // 2:][:1] + entries[-1:]:
-        assert as_entry(review.review_entry(db, game, entry[0])) == entry
-
-
 @pytest.mark.parametrize("players", PLAYERS)
 @THROUGH_THE_APP
 @given(data=st.data())
 def test_a_phones_own_waiting_taps_never_refuse_each_other(players, data):
     """A phone offline makes its taps and Undos on one board; back online
-    they are sent one by one with that board's version, naming their page
-    as their own (`after`), however long after each other (no page of the
-    last moments here). None is refused as changed by another phone: the
+    they are sent one by one with that board's version and their device,
+    however long after each other. None is refused as changed by another
+    phone: the
     game is what the same taps make on their own, each taken or refused by
     the rules alone."""
     spec = data.draw(rule_specs(), label="rules")
@@ -607,6 +544,7 @@ def test_a_phones_own_waiting_taps_never_refuse_each_other(players, data):
         migrations.migrate(db)
         game, _ = games.create(db, new_game_body(players, spec), None, NOW)
         setup, seen, page = game.setup, game.version, "form:offline"
+        device = "offline"
         made = []  # the events that stand, as the rules alone take them
         actions = st.one_of(events(players, tuple(spec["hits"])), st.just("undo"))
         for i, action in enumerate(data.draw(st.lists(actions, min_size=5, max_size=30),
@@ -614,12 +552,12 @@ def test_a_phones_own_waiting_taps_never_refuse_each_other(players, data):
             key = f"{page}:{i}"
             try:
                 if action == "undo":
-                    scoreboard.undo(db, game.id, key, NOW, seen, after=(page,))
+                    scoreboard.tap(db, game.id, None, key, NOW, seen, device)
                     made.pop()
                 else:
-                    scoreboard.tap(db, game.id, action, key, NOW, seen, after=(page,))
+                    scoreboard.tap(db, game.id, action, key, NOW, seen, device)
                     made.append(action)
-            except StaleTap as refusal:
+            except MergeRefused as refusal:
                 pytest.fail(f"{action} refused as stale: {refusal}")
             except ScoringError:
                 continue

@@ -140,8 +140,8 @@ BAD_DOCUMENTS = {  # what is wrong: (how to spoil an export, what the refusal sa
     "a result the log does not give": (_second(lambda g: g["result"].update(scores=[9, 9, 9])),
                                        "ne mène pas au résultat"),
     "a wrong version": (_second(lambda g: g.update(version=1)), "version doit être"),
-    "an undo naming another event": (lambda d: d["games"][0]["log"][7]["payload"].update(
-        undoes=1), "Enregistrement 8 : Une annulation"),
+    "an undo naming no standing event": (lambda d: d["games"][0]["log"][7]["payload"].update(
+        undoes=99), "Enregistrement 8 : Une annulation"),
     "undone_by that no undo made": (lambda d: d["games"][0]["log"][0].update(undone_by=3),
                                     "undone_by ne correspond pas"),
     "a bad time": (_second(lambda g: g.update(created_at="yesterday")), "ISO 8601"),
@@ -251,3 +251,33 @@ def test_the_import_page_takes_a_file_and_says_what_it_did(client, history, tmp_
 
 def test_a_game_export_of_no_game_is_404(client):
     assert client.get("/games/nosuchgame/export.json").status_code == 404
+
+
+def test_two_phones_records_go_through_an_export_and_an_import(client, tmp_path):
+    """A `same` record, a record placed in the deal another phone left, and
+    an Undo of an earlier record (docs/BOARD.md, "Two phones"): exported
+    with their `place`, imported into a fresh store, the same game."""
+    game = client.post("/api/games", json={"sides": ["A", "B"]}).get_json()["id"]
+    api = f"/api/games/{game}"
+
+    def tap(event, seen, device, key, path="/events"):
+        answer = client.post(api + path, json={**event, "expected_version": seen,
+                                               "device": device},
+                             headers={"Idempotency-Key": key})
+        assert answer.status_code == 200, answer.get_json()
+
+    tap({"type": "missa", "side": 0}, 0, "a", "a1")
+    tap({"type": "missa", "side": 0}, 0, "b", "b1")  # the same Missa: a `same` record
+    tap({"type": "next_deal"}, 2, "a", "a2")
+    tap({"type": "missa", "side": 1}, 2, "b", "b2")  # of deal 1, placed before the Next deal
+    tap({"type": "adjust", "side": 0, "points": 2}, 4, "a", "a3")
+    tap({}, 3, "b", "b3", path="/undo")  # b's Missa, not the last event
+    before = client.get(api).get_json()
+    document = client.get("/games/export.json").get_json()
+    assert any("place" in record for record in document["games"][0]["log"])
+    target = create_app({"TESTING": True, "DATABASE": str(tmp_path / "target.sqlite3")})
+    target_client = target.test_client()
+    assert post_import(target_client, document).status_code == 200
+    after = target_client.get(api).get_json()
+    assert (after["scores"], after["deal"], after["version"]) == (
+        before["scores"], before["deal"], before["version"])

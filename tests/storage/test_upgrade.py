@@ -180,3 +180,25 @@ def test_the_sides_name_keys_become_the_one_name_key(tmp_path):
     key = store.execute("SELECT name_key FROM game_sides WHERE game_id = 'g1'").fetchone()[0]
     store.close()
     assert key == name_key("Karim Benali") == "karim benali"
+
+
+def test_records_stored_before_the_phones_step_are_one_unknown_device(upgraded):
+    """Each record knows its phone from the taps_know_their_phone step on;
+    those stored before know none (one unknown device), placed nowhere, and a
+    board's tap on an upgraded game is merged with them by the rule."""
+    client, path = upgraded
+    with sqlite3.connect(path) as conn:
+        old = conn.execute("SELECT count(*), count(device), count(seen), count(place)"
+                           " FROM events").fetchone()
+    assert old[0] > 0 and old[1:] == (0, 0, 0)
+    game_id = next(g for g, s in EXPECTED["games"].items() if not s["finished"])
+    version = EXPECTED["games"][game_id]["version"]
+    tapped = client.post(f"/api/games/{game_id}/events",
+                         json={"type": "adjust", "side": 0, "points": 1,
+                               "expected_version": version, "device": "phone-a"},
+                         headers={"Idempotency-Key": "after-the-upgrade"})
+    assert tapped.status_code == 200, tapped.get_json()
+    with sqlite3.connect(path) as conn:
+        device, seen = conn.execute("SELECT device, seen FROM events WHERE game_id = ?"
+                                    " ORDER BY seq DESC LIMIT 1", [game_id]).fetchone()
+    assert (device, seen) == ("phone-a", version)

@@ -196,11 +196,12 @@ def test_a_count_confirmed_after_the_other_phones_winning_count_says_it_stands(f
     winning = {"cards0": "10", "early": "1"}
     assert submit(french, *first_phone, winning).status_code == 303
     assert api_state(french, board)["finished"]
-    version = api_state(french, board)["version"]
+    version, scores = api_state(french, board)["version"], api_state(french, board)["scores"]
     response = submit(french, *second_phone, winning)
     result = french.get(response.headers["Location"]).get_data(as_text=True)
     assert "Déjà enregistré sur un autre téléphone" in text(result)
-    assert api_state(french, board)["version"] == version
+    now = api_state(french, board)  # the same count: a record of its own, the game unchanged
+    assert now["version"] == version + 1 and now["scores"] == scores
     # Without the early end's answer (its sheet had not asked it yet): the same.
     response = submit(french, *not_asked_yet, {"cards0": "10"})
     result = french.get(response.headers["Location"]).get_data(as_text=True)

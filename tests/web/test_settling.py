@@ -6,7 +6,7 @@ A board drawn later takes every tap at once."""
 
 import re
 
-from scorekeeper.service import scoreboard
+from scorekeeper.web.pages import board as board_page
 from support.page_forms import find_button, forms_of, press, submit
 from support.pages import start_game
 
@@ -38,7 +38,7 @@ def test_a_board_drawn_later_takes_every_tap(french, monkeypatch):
     game = start_game(french)
     french.post("/api" + game + "/events", json={"type": "adjust", "side": 0, "points": 3})
     french.post("/api" + game + "/events", json={"type": "missa", "side": 0})
-    monkeypatch.setattr(scoreboard, "OWN_SECONDS", -1)  # as if drawn later
+    monkeypatch.setattr(board_page, "JUST_DONE_SECONDS", -1)  # as if drawn later
     html = french.get(game).get_data(as_text=True)
     assert "settling" not in html and "settles" not in board_classes(html)
 

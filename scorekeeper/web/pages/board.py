@@ -398,16 +398,20 @@ def _last_card_missa(state: engine.State, translate) -> Move | None:
     )
 
 
+# A board drawn this soon after a record was just tapped: it settles.
+JUST_DONE_SECONDS = 3
+
+
 def _just_done(record: scoreboard.LastRecord | None, now: str | None) -> str | None:
     """The move of the game's last record ("undo" for an undo) if it was
-    recorded just now (within OWN_SECONDS: the page drawn right after a tap
+    recorded just now (within JUST_DONE_SECONDS: the page drawn right after a tap
     comes within milliseconds, a slow phone's reload within a second or two;
     a board opened later was not just tapped): its button, and after a
     sheet's move the whole board, take no tap for a moment, so the second
     tap of a double tap lands on nothing (docs/BOARD.md)."""
     if record is None:
         return None
-    if now is not None and not scoreboard.within(record.created_at, now, scoreboard.OWN_SECONDS):
+    if now is not None and not scoreboard.within(record.created_at, now, JUST_DONE_SECONDS):
         return None
     if record.action == "undo":
         return "undo"

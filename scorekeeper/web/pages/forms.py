@@ -75,9 +75,8 @@ def _name_field(label, required: bool = False) -> StringField:
 
 # -- the scoreboard ----------------------------------------------------------------------------
 
-# The one-time tokens of boards, and record numbers: a waiting tap's own taps.
-WAITED_AFTER = r"^[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)*$"
-STOOD_AS = r"^\d{1,9}( \d{1,9})*$"
+# A phone's device id: the page's, or the one its script keeps.
+DEVICE = r"^[A-Za-z0-9_-]{1,40}$"
 
 
 class PlayForm(TokenForm):
@@ -85,37 +84,22 @@ class PlayForm(TokenForm):
 
     move = HiddenField(validators=[DataRequired(), Length(max=60)])
     back = HiddenField(validators=[Optional(), Length(max=300)])
-    # The version of the board the tap was made on: refused, not
-    # applied blindly, if another phone has changed the game since, so two
-    # phones tapping the same Missa count it once.
+    # The version of the board the finger saw, and the phone that tapped:
+    # the records after that version made by another phone are merged by
+    # one rule (docs/BOARD.md, "Two phones").
     expected_version = IntegerField(validators=[Optional(), NumberRange(min=0)])
-    # With the page's script: the version the board showed a moment before
-    # the finger came down on it, when it had just followed another phone's
-    # taps (too soon to have seen them): that very tap among them counts once.
-    followed_from = IntegerField(validators=[Optional(), NumberRange(min=0)])
-    # A tap that waited behind others of this phone (made offline) is sent
-    # with the board's version and the one-time tokens of the boards those
-    # were tapped on: its own taps, known to the finger, are told from the
-    # other phone's records by them, wherever the log put them.
-    after = StringField(validators=[Optional(), Length(max=400), Regexp(WAITED_AFTER)])
-    # And the records that those of them refused as already in the game (the
-    # other phone made the same tap) stood as: as much the phone's own.
-    known = StringField(validators=[Optional(), Length(max=200), Regexp(STOOD_AS)])
+    device = StringField(validators=[Optional(), Regexp(DEVICE)])
 
 
 class UndoForm(TokenForm):
-    # The version the scorer saw: an undo from an out-of-date screen is refused
-    # instead of undoing another phone's tap.
+    # The version the scorer saw, and the phone: an Undo takes back the last
+    # event that phone knew, or the record it names (`undoes`), whatever
+    # another phone recorded since.
     expected_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    device = StringField(validators=[Optional(), Regexp(DEVICE)])
+    undoes = IntegerField(validators=[Optional(), NumberRange(min=1)])
     # "1": the scorer said yes to reopening a finished game (asked first).
     reopen = HiddenField(validators=[Optional(), AnyOf(["1"])])
-    # As PlayForm's: an Undo right after the board followed another phone
-    # takes back nothing, its last event not being the one the finger saw.
-    followed_from = IntegerField(validators=[Optional(), NumberRange(min=0)])
-    # As PlayForm's: an Undo that waited behind this phone's own taps takes
-    # back the last of them, wherever the other phone's records landed.
-    after = StringField(validators=[Optional(), Length(max=400), Regexp(WAITED_AFTER)])
-    known = StringField(validators=[Optional(), Length(max=200), Regexp(STOOD_AS)])
 
 
 # -- house rules -------------------------------------------------------------------------------

@@ -5,8 +5,8 @@ request from the page's script (header X-Board) gets the updated board
 instead, to swap in place.
 """
 
+import hashlib
 import re
-from collections import Counter
 from dataclasses import replace
 from urllib.parse import parse_qsl, urlencode
 
@@ -25,7 +25,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 
 from ... import engine
-from ...engine import RANKS, stale
+from ...engine import RANKS, merge
 from ...engine.errors import N_, InvalidInput, RuleViolation, ScoringError
 from ...engine.limits import DECK, NAME_LENGTH
 from ...service import (
@@ -40,6 +40,7 @@ from ...service import (
 )
 from ...service.clock import utc_now
 from ...service.history import NoSuchPage
+from ..guard import access
 from ..pages import board, resume
 from ..pages.forms import (
     NewGameRulesForm,
@@ -73,7 +74,6 @@ SAFE_BACK = re.compile(r"\?[\w=&.\-%]*")
 CARD_COUNT = re.compile(r"-?\d{1,4}")
 _INDEX = re.compile(r"\d")
 _HAND = re.compile(r"[1-9]\d{0,5}")
-_DEAL = re.compile(r"(\d{1,6})\.(\d{1,3})")
 RANK_VALUES = {str(rank) for rank in RANKS}
 COUNTED_OTHERWISE = N_("Counted otherwise on another phone (%(what)s cards): not counted. Check "
                        "the score.")
@@ -114,8 +114,7 @@ def _counted_otherwise(error: ScoringError, setup) -> ScoringError:
     words that say which count stands: "tap again if needed" sent scorers to
     End of hand, which counted the next hand."""
     kept = getattr(error, "kept", None)
-    if getattr(error, "reason", None) != stale.SAME_KIND or not kept \
-            or kept.get("type") != "end_hand":
+    if getattr(error, "reason", None) != merge.COUNTED_OTHERWISE or not kept:
         return error
     try:
         counts = engine.parse_event(kept, setup).counts()
@@ -159,101 +158,80 @@ def render_board(
     the review)."""
     game = shown.game
     args = request.args if args is None else args
-    # A board the script draws keeps a count's sheet open, also of a hand
-    # another phone has counted meanwhile (the board followed it, the count
-    # typed or stepped reached the server after it): closed under the
-    # finger, it left the Undo of that count where Confirm was, and the next
-    # tap took it back. Its Confirm is then refused (the count's hand is
-    # over) and that answer closes it. A whole page (a reload, Back) opens
-    # no sheet of a hand now over.
-    following = request.headers.get("X-Board-Follows") == "1"
-    # Announcements marked on a deal the other phone has since closed are of
-    # no deal now: kept, their Confirm recorded them in the next deal.
-    gone = following and args.getlist("a") and _deal_gone(
-        request.headers.get("X-Board-Deal", ""), game.state)
-    if following and not gone and args.getlist("a") and game.state.announced and \
-            _marks_recorded(shown, board.parse_draft(args.getlist("a"), game.setup)):
-        # The same marks, confirmed on the other phone: done here too, not a
-        # draft whose Confirm is off and that holds Next deal back.
-        gone = gettext(stale.SENTENCES[stale.ALREADY])
-    if gone:
-        args = MultiDict([(key, value) for key, value in args.items(multi=True) if key != "a"])
-        error = error or gone
     if not _wants_board():
         asked = args
         args = _of_this_hand(args, game.state.hand)
         if args is not asked and not error and not _refused():
             error = _why_no_sheet(asked, game.state.hand)
-    draft = board.parse_draft(args.getlist("a"), game.setup)
-    why = args.get("why", "")[:40] or None
-    drawn = board.scoreboard_of(shown, draft, gettext, _cards_from_query(args, game.setup), why,
-                             utc_now())
-    count_hand = _hand_of(args) or game.state.hand
-    if drawn.end_preview is not None and count_hand != game.state.hand:
-        # Nothing predicted of the hand now played from a count of another.
-        drawn.end_preview = replace(drawn.end_preview, points=None, scores=None, parts=(),
-                                    reason=_why_no_sheet(args, game.state.hand), hand_over=True)
+    drawn = _drawn(shown, args)
     if error:
         drawn.notice = error
     if template is None:
         template = "games/_board.html" if _wants_board() else "games/board.html"
-    html = render_template(
-        template,
-        board=drawn,
-        sheet=args.get("sheet"),
-        ask_early=args.get("ask") == "early",
-        count_hand=count_hand,
-        picked_ranks=_ranks_from_query(args),
-        play_form=PlayForm(formdata=None, token=one_time_token(), expected_version=game.version),
-        undo_form=UndoForm(formdata=None, token=one_time_token(),
-                           expected_version=game.version),
-        rematch_form=PlayForm(formdata=None, token=one_time_token()),
+    html = render_template(template, board=drawn, **_board_forms(game), **_board_context(
+        shown, args, error), **context)
+    return Response(html, status=status, headers={"Cache-Control": "no-store"})
+
+
+def _drawn(shown: scoreboard.Shown, args: MultiDict):
+    """The board's data for its query: the draft, the count's sheet (nothing
+    predicted of the hand now played from a count of another)."""
+    game = shown.game
+    draft = board.parse_draft(args.getlist("a"), game.setup)
+    why = args.get("why", "")[:40] or None
+    drawn = board.scoreboard_of(shown, draft, gettext, _cards_from_query(args, game.setup), why,
+                                utc_now())
+    if drawn.end_preview is not None and (_hand_of(args) or game.state.hand) != game.state.hand:
+        drawn.end_preview = replace(drawn.end_preview, points=None, scores=None, parts=(),
+                                    reason=_why_no_sheet(args, game.state.hand), hand_over=True)
+    return drawn
+
+
+def _board_forms(game: games.Game) -> dict:
+    """The board's forms, each with a one-time token, the version shown and
+    the page's device id (its taps are one phone's: docs/BOARD.md)."""
+    device = one_time_token()[:16]
+    return {
+        "play_form": PlayForm(formdata=None, token=one_time_token(),
+                              expected_version=game.version, device=device),
+        "undo_form": UndoForm(formdata=None, token=one_time_token(),
+                              expected_version=game.version, device=device),
+        "rematch_form": PlayForm(formdata=None, token=one_time_token()),
+    }
+
+
+def _board_context(shown: scoreboard.Shown, args: MultiDict, error: str | None) -> dict:
+    """What the board's template reads beside the board and its forms."""
+    game = shown.game
+    following = request.headers.get("X-Board-Follows") == "1"
+    return {
+        "sheet": args.get("sheet"),
+        "ask_early": args.get("ask") == "early",
+        "count_hand": _hand_of(args) or game.state.hand,
+        "picked_ranks": _ranks_from_query(args),
         # Where a refused tap comes back to: this board's query (a draft, a sheet).
-        back=urlencode([(k, v) for k, v in args.items(multi=True) if k not in ("why", "ask")])[:300],
+        "back": urlencode([(k, v) for k, v in args.items(multi=True)
+                           if k not in ("why", "ask")])[:300],
         # Once over, a club night's table leads back to its night (no query before that).
-        night=shown.night,
-        friendly_rematch=shown.friendly_rematch,
-        match=shown.match,  # a knockout's or a Swiss night's: said on the board
+        "night": shown.night,
+        "friendly_rematch": shown.friendly_rematch,
+        "match": shown.match,  # a knockout's or a Swiss night's: said on the board
         # Once over, Undo takes the win back with one tap only on the page
         # drawn right after it (not one opened later from the history), and
         # not on a board that says its own tap was refused or that follows
         # another phone: the win was that phone's (the same Missa on both),
-        # and this phone's next tap where its button was reopened the game.
-        undo_at_once=not (error or _refused() or following)
-        and reopening.undo_at_once(
-            get_db(), game, game.version, utc_now(), within=reopening.SHOWN_AT_ONCE),
-        **context,
-    )
-    response = Response(html, status=status, headers={"Cache-Control": "no-store"})
-    if gone:  # its address without them, too
-        response.headers["X-Board-URL"] = _url(game.id, urlencode(list(args.items(multi=True))))
-    return response
+        # and this phone's next tap where its button was reopened the game
+        # (a tap that was the other phone's record is not its own win either).
+        "undo_at_once": not (error or _flashed() or following) and game.state.finished
+        and reopening.won_just_now(_last_record(shown), utc_now(),
+                                   within=reopening.SHOWN_AT_ONCE),
+    }
 
 
-def _marks_recorded(shown: scoreboard.Shown, draft: list) -> bool:
-    """Whether every announcement marked on this board is among this deal's
-    confirmed ones (their Confirm, among the last events)."""
-    state = shown.game.state
-    for step in shown.recent:
-        if (step.hand, step.deal) != (state.hand, state.deal):
-            return False
-        if isinstance(step.event, engine.Announce):
-            recorded = Counter((a.side, a.kind) for a in step.event.announcements)
-            marked = Counter((a.side, a.kind) for a in draft)
-            return bool(marked) and not marked - recorded
-    return False
-
-
-def _deal_gone(seen: str, state) -> str | None:
-    """Why announcements marked on the board of deal `seen` ("hand.deal")
-    are no longer of the deal played; None when they still are (or unsaid)."""
-    found = _DEAL.fullmatch(seen)
-    if found is None:
-        return None
-    shown, now = (int(found[1]), int(found[2])), (state.hand, state.deal)
-    if shown == now:
-        return None
-    return gettext(stale.SENTENCES[stale.DEAL_MOVED if shown < now else stale.UNDONE])
+def _last_record(shown: scoreboard.Shown) -> tuple[str, dict, str] | None:
+    """The log's last record as the board read it: (action, payload, created_at)."""
+    last = shown.last_record
+    return None if last is None else (last.action, last.payload, last.created_at)
 
 
 @bp.get("/games/<game_id>")
@@ -276,15 +254,27 @@ def render_finished(shown: scoreboard.Shown):
                         pages_of="games.show", whole_page=True, **context)
 
 
-def _show(game_id: str, query: str):
+def _show(game_id: str, query: str, said: str | None = None,
+          shown: scoreboard.Shown | None = None):
     """The board with its own query (an open sheet): the board itself for the
-    page's script, with its address; else a redirect to it."""
+    page's script, with its address; else a redirect to it. `said`: a
+    sentence the board says (not a refusal); `shown`: the board's data when
+    the tap's own transaction read it."""
     url = _url(game_id, query)
     if _wants_board():
-        response = render_board(shown_or_404(game_id), MultiDict(parse_qsl(query)))
+        response = render_board(shown or shown_or_404(game_id), MultiDict(parse_qsl(query)),
+                                error=said)
         response.headers["X-Board-URL"] = url
         return response
+    if said:
+        flash(said, "info")
     return redirect(url, 303)
+
+
+def _flashed() -> bool:
+    """Whether this page says something of the tap before it (a refusal, or
+    that another phone's record already did it): not its own win."""
+    return bool(get_flashed_messages())
 
 
 def _refused() -> bool:
@@ -293,15 +283,15 @@ def _refused() -> bool:
 
 
 def _after_action(game_id: str, error: ScoringError | None = None, back: str = "",
-                  stay: str = "", refused: str | None = None):
+                  stay: str = "", said: str | None = None,
+                  shown: scoreboard.Shown | None = None):
     """Where an action leads: the updated board for the script, else a redirect.
     A refused action goes back to the board as it was (`back`, its query),
     saying why; a done one closes the draft and the sheet it came from,
-    unless it asks to `stay` on its sheet (a query too). `refused`: why a tap
-    no longer meant what it meant (engine.stale), when the error's words
-    were made the board's own."""
+    unless it asks to `stay` on its sheet (a query too). `said`: what a done
+    tap says (it was another phone's record: counted once); `shown`, the
+    board it left, read in its own transaction."""
     if error is not None:
-        refused = refused or getattr(error, "reason", None)
         sentence = sentence_of(error)
         if _wants_board():
             shown = shown_or_404(game_id)
@@ -309,20 +299,13 @@ def _after_action(game_id: str, error: ScoringError | None = None, back: str = "
             drawn = _of_this_hand(args, shown.game.state.hand)
             response = render_board(shown, drawn, error=sentence, status=status_of(error))
             # The board's address is the one it is drawn for: a count of a
-            # hand now over, its sheet closed; the other phone's announcements
-            # marked with this one's (a follow at the old address dropped them).
+            # hand now over, its sheet closed.
             response.headers["X-Board-URL"] = _url(game_id, urlencode(
                 list(drawn.items(multi=True))))
-            # For the script's outbox: a tap refused because that very tap
-            # stands (recorded on another phone) leaves the game as the taps
-            # that wait after it expect; the record it stands as is theirs.
-            if refused in stale.STANDS:
-                stands = getattr(error, "stands", None)
-                response.headers["X-Tap-Stands"] = "yes" if stands is None else str(stands)
             return response
         flash(sentence, "error")
         return redirect(_url(game_id, _safe(back)), 303)
-    return _show(game_id, _safe(stay))
+    return _show(game_id, _safe(stay), said, shown)
 
 
 def _safe(query: str | None) -> str:
@@ -431,26 +414,47 @@ def play(game_id: str):
     if doubt is not None:
         return _after_action(game_id, doubt, _with_picks(form.back.data or "", event))
     try:
-        scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move), utc_now(),
-                       form.expected_version.data, page_of(form.token.data),
-                       form.followed_from.data, _hand_of(request.form),
-                       *_waited_after(form))
+        tapped = scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move),
+                                utc_now(), form.expected_version.data, device_of(form),
+                                _hand_of(request.form))
     except ScoringError as error:
-        back = form.back.data or ""
-        reason = getattr(error, "reason", None)
-        if reason == stale.ANNOUNCED and error.kept:
-            back = _with_draft(back, board.marked_with(draft, error.kept, game.setup))
-        elif reason in stale.STANDS and move == "announce":
-            # The same marks, confirmed on the other phone: they are done
-            # here too, not a draft that holds the next deal back.
-            back = _with_draft(back, [])
+        back = _back_for_choice(error, form.back.data or "", draft, game.setup)
         error = _counted_otherwise(error, game.setup)
-        return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back,
-                             refused=reason)
+        return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back)
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
     kept = "" if move == "announce" else board.draft_query(draft)
-    return _after_action(game_id, stay=request.form.get("stay", "") or kept)
+    return _after_action(game_id, stay=request.form.get("stay", "") or kept,
+                         said=_said(tapped.action), shown=tapped.shown)
+
+
+def _back_for_choice(error: ScoringError, back: str, draft: list, setup) -> str:
+    """The board a refused tap goes back to: for announcements another phone
+    confirmed otherwise, both phones' marked, so that Undo, then Confirm,
+    records them all (the refusal's choice)."""
+    kept = getattr(error, "kept", None)
+    if getattr(error, "reason", None) != merge.ANNOUNCED_OTHERWISE or not kept:
+        return back
+    return _with_draft(back, board.marked_with(draft, kept, setup))
+
+
+def _said(action: str, undo: bool = False) -> str | None:
+    """What the board says of a tap that another phone's record already did,
+    or that counted in a deal another phone had left."""
+    if action == merge.PLACE:
+        return sentence_of(RuleViolation(merge.PLACED))
+    if action not in (merge.SAME, merge.DONE):
+        return None
+    return sentence_of(RuleViolation(merge.ALREADY_UNDONE if undo else merge.ALREADY_COUNTED))
+
+
+def device_of(form) -> str | None:
+    """The tapping phone: its pass (a phone let in with one), else the
+    device id its page or its script keeps."""
+    held = request.cookies.get(access.COOKIE)
+    if held:
+        return "pass-" + hashlib.sha256(held.encode()).hexdigest()[:16]
+    return form.device.data or None
 
 
 def _draft_of(back: str | None, setup) -> list:
@@ -466,24 +470,10 @@ FORM_WORDS = {
 
 
 def tap_key(token: str, move: str) -> str:
-    """A board tap's Idempotency-Key: its form's one-time token and its move
-    (a double tap on one button is one key; another button of the page is
-    another)."""
+    """A board tap's id (its Idempotency-Key): its form's one-time token and
+    its move (a double tap on one button is one key; another button of the
+    page is another)."""
     return f"form:{token}:{move}"
-
-
-def page_of(token: str) -> str:
-    """The beginning of the keys of the taps made from one page: its token,
-    also when a waiting tap of the page's script made it its own (the same
-    button again while the board could not follow: "<token>.<more>")."""
-    return f"form:{token.split('.')[0]}"
-
-
-def _waited_after(form) -> tuple[tuple[str, ...], frozenset[int]]:
-    """A waiting tap's own taps before it: the pages they were made on
-    (as page_of), and the records they stood as."""
-    return (tuple(page_of(token) for token in (form.after.data or "").split()),
-            frozenset(int(seq) for seq in (form.known.data or "").split()))
 
 
 @bp.post("/games/<game_id>/undo")
@@ -499,12 +489,13 @@ def undo(game_id: str):
             return redirect(url_for("games.reopen", game_id=game_id), 303)
         return _after_action(game_id, RuleViolation(ASK_BEFORE_REOPENING))
     try:
-        scoreboard.undo(get_db(), game_id, tap_key(form.token.data, "undo"), utc_now(),
-                        form.expected_version.data, page_of(form.token.data),
-                        form.followed_from.data, *_waited_after(form))
+        tapped = scoreboard.tap(get_db(), game_id, None, tap_key(form.token.data, "undo"),
+                                utc_now(), form.expected_version.data, device_of(form),
+                                undoes=form.undoes.data)
     except ScoringError as error:
         return _after_action(game_id, error, kept)
-    return _after_action(game_id, stay=kept)
+    return _after_action(game_id, stay=kept, said=_said(tapped.action, undo=True),
+                         shown=tapped.shown)
 
 
 ASK_BEFORE_REOPENING = N_("The game is over: undoing its last point reopens it. Tap Undo again "

@@ -1,0 +1,250 @@
+"""One rule for two phones (docs/BOARD.md, "Two phones"): what a tap does,
+given the records it had not seen.
+
+A tap knows its phone (`device`), the version its finger saw (`seen`) and
+what it means (an event, or an Undo naming a record). The records it had not
+seen are those after `seen`, made by another device, and not matched with
+one of its device's own; its deal is the deal its phone was in. Plain data
+in (the log's event records in the fold's order, the tap), a decision out:
+no clock, no page.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from .errors import N_, RuleViolation, ScoringError
+from .events import recorded_event
+from .fold import new_game, replay
+from .state import Setup, State
+
+# What a tap does (Merge.action).
+APPLY = "apply"  # counts on the game as it now is
+SAME = "same"  # it is the record `seq`, recorded by another phone: counted once
+PLACE = "place"  # placed before the record `seq`, which closed its deal
+UNDO = "undo"  # takes back the record `seq`
+DONE = "done"  # what another phone's record already did (an Undo, a count): nothing more
+
+# Why a tap is refused (MergeRefused.reason): what truly conflicts.
+# What a hand or a deal records once, by the reason it is refused for when
+# another phone recorded it otherwise.
+ONCE = {"end_hand": "counted_otherwise", "announce": "announced_otherwise"}
+COUNTED_OTHERWISE = "counted_otherwise"  # another count of the same hand
+ANNOUNCED_OTHERWISE = "announced_otherwise"  # the deal's announcements, confirmed otherwise
+HAND_UNDONE = "hand_undone"  # a count of a hand the game is back before
+CHAIN_CLOSED = "chain_closed"  # a chain's step or Over, its chain not open in its deal
+DEPENDS = "depends"  # later records need the record an Undo names
+LATER = "later"  # placed in its deal, the records since could not stand
+
+SENTENCES = {
+    COUNTED_OTHERWISE: N_("Counted otherwise on another phone: not counted. Undo theirs to "
+                          "count again."),
+    # A deal's announcements are confirmed once: the board marks both
+    # phones' for Undo, then Confirm all.
+    ANNOUNCED_OTHERWISE: N_("Announcements already confirmed on another phone: not counted. "
+                            "Undo theirs to confirm all."),
+    HAND_UNDONE: N_("Another phone undid an event meanwhile: not counted. Check the score, tap "
+                    "again if needed."),
+    CHAIN_CLOSED: N_("Another phone changed the open chain meanwhile: not counted. Check the "
+                     "score."),
+    DEPENDS: N_("Events since depend on it: nothing undone. More, then Review and correct."),
+    LATER: N_("Another phone's events since could not stand with it: not counted. Check the "
+              "score."),
+}
+# What the board says of a tap that is another phone's record (SAME, DONE).
+ALREADY_COUNTED = N_("Already recorded on another phone: counted once.")
+ALREADY_UNDONE = N_("Already undone on another phone: not undone twice.")
+# What the board says of a tap placed in its deal, which another phone left
+# meanwhile: where it counted, never silently.
+PLACED = N_("Counted in the deal it was tapped in: another phone had moved on meanwhile.")
+
+CLOSERS = ("next_deal", "end_hand")
+
+
+class MergeRefused(RuleViolation):
+    """A tap that truly conflicts with a record it had not seen: `reason`
+    (one of the names above) says how; `kept`, the record's event that
+    stands instead (a count), for a page to say it."""
+
+    def __init__(self, reason: str, kept: Mapping[str, Any] | None = None):
+        super().__init__(SENTENCES[reason])
+        self.reason = reason
+        self.kept = kept
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """An event record of the log, in the fold's order: its event as
+    corrected (None: removed), the device that made it, and, when undone,
+    the undo's record and device; `matched`, the devices whose `same`
+    records name it."""
+
+    seq: int
+    event: Mapping[str, Any] | None
+    device: str | None = None
+    undone_at: int | None = None
+    undone_from: str | None = None
+    matched: tuple[str | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """A tap: its device, the version its finger saw, and what it means (an
+    event in its stored form; None for an Undo, which names `undoes`, or
+    else takes back the last event its phone knew). `hand`: a count's hand,
+    as its sheet said it."""
+
+    device: str | None
+    seen: int
+    event: Mapping[str, Any] | None = None
+    undoes: int | None = None
+    hand: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """What to record: `action` and the record it names (`seq`); `state`,
+    the game after it, when the log's order made the engine fold it."""
+
+    action: str
+    seq: int | None = None
+    state: State | None = None
+
+
+def merge_tap(setup: Setup, entries: Sequence[Record], tap: Tap) -> Merge:
+    """What `tap` does given the log's event records `entries` (every one,
+    in the fold's order); raises MergeRefused, or the engine's own refusal
+    of an event placed in its deal."""
+    if tap.event is None:
+        return _undo(setup, entries, tap)
+    standing = [entry for entry in entries if _stands(entry)]
+    if tap.event.get("type") == "end_hand" and tap.hand is not None:
+        counted = _count_of_hand(standing, tap.hand)
+        if counted is not None:
+            return _same_count(counted, tap)
+    if all(_known(entry, tap) for entry in standing):
+        return Merge(APPLY)
+    deal = sum(1 for entry in standing if _known(entry, tap) and _closes(entry))
+    return _in_deal(setup, standing, tap, deal)
+
+
+def _in_deal(setup: Setup, standing: list[Record], tap: Tap, deal: int) -> Merge:
+    """The tap of the `deal`-th deal (counted from 0 by the records that
+    closed deals): that deal's same event, its other count, its closer."""
+    unseen = [entry for index, entry in _with_deals(standing)
+              if index == deal and not _known(entry, tap)]
+    kind = tap.event.get("type")
+    for entry in unseen:
+        # What a hand or a deal records once is every phone's same tap.
+        if entry.event == tap.event and (not entry.matched or kind in ONCE):
+            return Merge(SAME, entry.seq)
+    for entry in unseen:
+        if kind in ONCE and entry.event.get("type") == kind:
+            raise MergeRefused(ONCE[kind], entry.event)
+    closer = next((entry for entry in unseen if _closes(entry)), None)
+    if closer is None:
+        return Merge(APPLY)
+    return _placed(setup, standing, tap, closer)
+
+
+def _placed(setup: Setup, standing: list[Record], tap: Tap, closer: Record) -> Merge:
+    """The tap placed just before `closer`: the game folded with it there.
+    A chain's step or Over where its chain is not open (the close scored
+    another chain, or none) is refused (CHAIN_CLOSED); the engine refusing
+    another tap there is its own refusal; refusing a record after it, the
+    records since cannot stand with it (LATER)."""
+    at = standing.index(closer)
+    events = [recorded_event(entry.event, setup) for entry in standing]
+    events.insert(at, recorded_event(tap.event, setup))
+    try:
+        state = replay(setup, events[:at + 1], new_game(setup))
+    except ScoringError:
+        if _follows_a_chain(setup, tap.event):
+            raise MergeRefused(CHAIN_CLOSED) from None
+        raise
+    try:
+        state = replay(setup, events[at + 1:], state)
+    except ScoringError:
+        raise MergeRefused(LATER) from None
+    return Merge(PLACE, closer.seq, state)
+
+
+def _undo(setup: Setup, entries: Sequence[Record], tap: Tap) -> Merge:
+    """An Undo: the record it names, or the last event its phone knew,
+    taken back whatever came since; one already undone, nothing more."""
+    if tap.undoes is not None:
+        target = next((entry for entry in entries if entry.seq == tap.undoes), None)
+    else:
+        known = [entry for entry in entries if entry.event is not None and _known(entry, tap)
+                 and not _undo_known(entry, tap)]
+        target = known[-1] if known else None
+    if target is None or target.event is None:
+        return Merge(UNDO)  # nothing to take back: the service says so
+    if target.undone_at is not None:
+        return Merge(DONE, target.seq)
+    standing = [entry for entry in entries if _stands(entry)]
+    if standing[-1] is target:
+        return Merge(UNDO, target.seq)
+    events = [recorded_event(entry.event, setup) for entry in standing if entry is not target]
+    try:
+        state = replay(setup, events)
+    except ScoringError:
+        raise MergeRefused(DEPENDS) from None
+    return Merge(UNDO, target.seq, state)
+
+
+def _same_count(counted: Record, tap: Tap) -> Merge:
+    """A count of a hand that has ended: the same count is that count;
+    another is refused."""
+    # A hand has one count: every phone's same count is that one.
+    if counted.event == tap.event and not _known(counted, tap):
+        return Merge(SAME, counted.seq)
+    if counted.event == tap.event:
+        return Merge(DONE, counted.seq)
+    raise MergeRefused(COUNTED_OTHERWISE, counted.event)
+
+
+def _count_of_hand(standing: list[Record], hand: int) -> Record | None:
+    """The count that ended hand `hand` (each count ends one), or None;
+    refused, a hand the game is back before (another phone undid the count
+    of the hand before it)."""
+    counts = [entry for entry in standing if entry.event.get("type") == "end_hand"]
+    if hand > len(counts) + 1:
+        raise MergeRefused(HAND_UNDONE)
+    return counts[hand - 1] if 0 < hand <= len(counts) else None
+
+
+def _with_deals(standing: list[Record]) -> list[tuple[int, Record]]:
+    """Each standing record with its deal's number: how many records before
+    it closed a deal (the closer belongs to the deal it closes)."""
+    numbered, deal = [], 0
+    for entry in standing:
+        numbered.append((deal, entry))
+        deal += _closes(entry)
+    return numbered
+
+
+def _stands(entry: Record) -> bool:
+    return entry.event is not None and entry.undone_at is None
+
+
+def _closes(entry: Record) -> bool:
+    return entry.event.get("type") in CLOSERS
+
+
+def _known(entry: Record, tap: Tap) -> bool:
+    """Whether the tap's phone knew the record: seen, its own, or matched
+    with one of its own."""
+    return entry.seq <= tap.seen or (tap.device is not None and (
+        entry.device == tap.device or tap.device in entry.matched))
+
+
+def _undo_known(entry: Record, tap: Tap) -> bool:
+    """Whether the tap's phone knew that the record was undone."""
+    return entry.undone_at is not None and (
+        entry.undone_at <= tap.seen or (tap.device is not None and entry.undone_from == tap.device))
+
+
+def _follows_a_chain(setup: Setup, event: Mapping[str, Any]) -> bool:
+    """A chain's Over, or a step after its first (a first hit opens one)."""
+    kind = event.get("type")
+    return kind == "chain_end" or (kind == "hit" and event.get("value") != setup.rules.hits[0])
