@@ -10,6 +10,8 @@ import pytest
 from scorekeeper.testing.live_server import serving
 from support.timings import QUICK_ENV
 
+pytestmark = pytest.mark.xdist_group("team_names")  # its module's server, started once a run
+
 TEAMS = ["Karim & سلمى", "Youssef & نادية"]
 
 # Where a word is drawn: the box of its first occurrence in `root`'s text.
