@@ -380,7 +380,7 @@ def test_the_first_dealer_is_picked_by_the_sides_names(french):
     french.get(start_game(french, names=("Ali", "Karim", "")))  # played on this phone
     page = french.get("/games/new").get_data(as_text=True)
     assert re.search(r'name="first_dealer"[^>]*value="0"[^>]*> <span data-name-of="name0"'
-                     r'[^>]*>Ali</span>', page)
+                     r'[^>]*><bdi>Ali</bdi></span>', page)
 
 
 def test_a_third_dealer_is_refused_with_two_players(french):
