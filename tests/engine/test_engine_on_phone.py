@@ -3,7 +3,8 @@ static/vendor/micropython/, run by node) folds every game as CPython does.
 
 Seeded random games of every event type and house rule go through
 phone_fold.py on both Pythons; the state after every event (its plain-data
-snapshot), or the refusal, must be the same. A divergence names the game's
+snapshot), or the refusal, must be the same, and so must what a board shows
+of the game (its timeline and what each side needs to win). A divergence names the game's
 seed and the event.
 """
 
@@ -28,13 +29,16 @@ def test_the_phone_folds_every_event_as_cpython_does():
     assert len(phone) == GAMES, f"the phone folded {len(phone)} games of {GAMES}"
     for seed, (game, ours, theirs) in enumerate(zip(games, here, phone)):
         assert ours[0] == theirs[0], f"game seed {seed}: the rules differ on the phone"
-        for index, (expected, got) in enumerate(zip(ours[1:], theirs[1:])):
+        for index, (expected, got) in enumerate(zip(ours[1:-1], theirs[1:-1])):
             event = "the new game" if index == 0 else game["events"][index - 1]
             assert got == expected, (
                 f"game seed {seed} (random_game({seed}, {LENGTH})), after {event} "
                 f"(event {index}): the phone has {got}, CPython {expected}")
+        assert len(theirs) == len(ours), f"game seed {seed}: the phone folded part of it"
+        for part in ("timeline", "to_win"):
+            assert theirs[-1][part] == ours[-1][part], f"game seed {seed}: the {part} differs"
     events = sum(len(game["events"]) for game in games)
-    taken = sum(1 for states in here for state in states[2:] if "refused" not in state)
+    taken = sum(1 for states in here for state in states[2:-1] if "refused" not in state)
     assert events > 10_000 and taken > events / 2  # deep games, mostly taken events
 
 
