@@ -28,6 +28,7 @@ def test_the_phone_folds_every_event_as_cpython_does():
     phone = fold_on_phone(games)
     assert len(phone) == GAMES, f"the phone folded {len(phone)} games of {GAMES}"
     for seed, (game, ours, theirs) in enumerate(zip(games, here, phone)):
+        assert "crashed" not in theirs, f"game seed {seed} crashed on the phone: {theirs}"
         assert ours[0] == theirs[0], f"game seed {seed}: the rules differ on the phone"
         for index, (expected, got) in enumerate(zip(ours[1:-1], theirs[1:-1])):
             event = "the new game" if index == 0 else game["events"][index - 1]

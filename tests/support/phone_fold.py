@@ -47,8 +47,12 @@ def fold(game):
 
 
 def main(path):
-    """Print each game of the JSON list at `path` folded, one line a game."""
+    """Print each game of the JSON list at `path` folded, one line a game (or
+    what it crashed on)."""
     with open(path) as source:
         games = json.load(source)
     for game in games:
-        print(json.dumps(fold(game)))
+        try:
+            print(json.dumps(fold(game)))
+        except Exception as error:  # said for this game, and the next games still run
+            print(json.dumps({"crashed": type(error).__name__ + ": " + str(error)}))
