@@ -102,8 +102,8 @@ def random_event(rng: random.Random, sides: int, players: int, hits: list[int]) 
 def random_game(seed: int, length: int) -> dict:
     """Game `seed`: players, rules and up to `length` events at random, the
     same on every machine. Most events are ones the engine takes (a refused
-    one is kept one time in five), so that games go deep; a finished game
-    gets two more events, which the engine refuses."""
+    one is kept one time in five), so that games go deep; then two events
+    more (refused when the game is over)."""
     rng = random.Random(seed)
     players = rng.choice(PLAYERS)
     sides = 2 if players == 4 else players
