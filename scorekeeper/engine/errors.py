@@ -28,7 +28,7 @@ class ScoringError(Exception):
         self.message = message
         self.field = field
         self.subject, self.team = subject, team
-        self.params = params if field is None else {**params, "field": field}
+        self.params = params if field is None else dict(params, field=field)
 
     def sentence(self, translate=lambda message: message, event_text=None) -> str:
         """The sentence, through `translate` (a gettext) when given.

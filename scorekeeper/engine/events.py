@@ -151,19 +151,21 @@ def to_dict(event: Event) -> dict[str, Any]:
 
 # Fields each event type knows besides `type`; `expected_version` is read by
 # the shell before the event gets here.
-_FIELDS = {
-    "announce": {"announcements"},
-    "reveal": {"ranks"},
-    "hit": {"side", "value"},
-    "chain_end": set(),
-    "missa": {"side", "last_card"},
-    "next_deal": set(),
-    "end_hand": {"cards"},
-    "adjust": {"side", "points", "note"},
-    "hidden_ronda": {"side", "to"},
-    "dealer_last_trick": {"outcome"},
-}
-EVENT_TYPES = tuple(_FIELDS)
+_FIELD_LIST = (
+    ("announce", {"announcements"}),
+    ("reveal", {"ranks"}),
+    ("hit", {"side", "value"}),
+    ("chain_end", set()),
+    ("missa", {"side", "last_card"}),
+    ("next_deal", set()),
+    ("end_hand", {"cards"}),
+    ("adjust", {"side", "points", "note"}),
+    ("hidden_ronda", {"side", "to"}),
+    ("dealer_last_trick", {"outcome"}),
+)
+_FIELDS = dict(_FIELD_LIST)
+# In the list's order, not the dict's: a dict on the phone (MicroPython) keeps no order.
+EVENT_TYPES = tuple(kind for kind, _ in _FIELD_LIST)
 
 
 def parse_event(data: Any, setup: Setup, *, recorded: bool = False) -> Event:

@@ -113,7 +113,7 @@ class _Hits:
         return hits
 
 
-# How each rule key is checked; the order is the order of HouseRules' fields.
+# How each rule key is checked, in the order of HouseRules' fields.
 _CHECKS: dict[str, Any] = {
     "target": _Whole(11, 101),
     "stop": _Choice(STOP_MODES),
@@ -132,8 +132,9 @@ _CHECKS: dict[str, Any] = {
     "hidden_ronda_penalty": _Whole(0, 20),
     "dealer_last_trick": _Whole(0, 20),
 }
-RULE_KEYS = tuple(_CHECKS)
-assert RULE_KEYS == tuple(f.name for f in fields(HouseRules))[1:]
+# In the fields' order, not the dict's: a dict on the phone (MicroPython) keeps no order.
+RULE_KEYS = tuple(f.name for f in fields(HouseRules))[1:]
+assert set(RULE_KEYS) == set(_CHECKS)
 
 APPLI = HouseRules()
 CLASSIQUE = HouseRules(
