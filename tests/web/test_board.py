@@ -81,7 +81,7 @@ def test_buttons_that_cannot_apply_are_disabled_and_say_why(french):
     assert find_button(html, "hit.0.5")[1].disabled  # not the same side
     assert "Chaîne : Nous +1, pas encore compté" in text(html)
     # The deal's first card is played: the announcements stay open (BAREME §5).
-    assert f'href="{board}?a=1-ronda" data-swap aria-label="Ronda pour Eux"' in html
+    assert f'href="{board}?a=1-ronda&amp;at=1" data-swap aria-label="Ronda pour Eux"' in html
 
 
 def test_the_chain_strip_ends_the_chain_for_its_last_player(french):
@@ -145,7 +145,7 @@ def test_a_tap_sent_again_later_is_checked_against_the_version_it_was_made_on(fr
 def test_announcements_are_marked_then_confirmed_once(french):
     board = start_game(french)
     html = french.get(board).get_data(as_text=True)
-    assert f'href="{board}?a=0-ronda"' in html
+    assert f'href="{board}?a=0-ronda&amp;at=0"' in html
     draft = board + "?a=0-ronda&a=1-tringa"
     page = text(french.get(draft).get_data(as_text=True))
     assert "Annonces : Nous Ronda, Eux Tringa" in page

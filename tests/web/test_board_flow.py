@@ -196,6 +196,38 @@ def test_the_same_announcements_confirmed_on_two_phones_leave_no_draft_on_the_se
     assert api_state(french, board)["scores"] == [0, 5]
 
 
+def test_marks_made_before_the_other_phones_next_deal_are_confirmed_in_their_deal(french):
+    """Ronda marked in deal 1; the other phone moves on before Confirm (the
+    board follows it, the marks kept): the Ronda is deal 1's, placed there,
+    and deal 2 still takes its own announcements."""
+    board = start_game(french)
+    page = french.get(board).get_data(as_text=True)
+    link = re.search(r'href="([^"]*a=0-ronda[^"]*)" data-swap aria-label="Ronda pour Nous"', page)
+    marked = html.unescape(link[1])
+    assert "at=0" in marked  # the version the mark was made on
+    api(french, board, {"type": "next_deal"})  # the other phone
+    confirmed = press(french, marked, "announce")
+    assert confirmed.status_code == 303
+    shown = french.get(confirmed.headers["Location"])
+    assert notice(shown).startswith("Compté dans la donne où il a été touché")
+    assert api_state(french, board)["scores"] == [1, 0]
+    # Deal 2's own announcements: confirmed in deal 1, the Ronda left deal 2 free.
+    api(french, board, {"type": "announce", "announcements": [{"side": 1, "kind": "ronda"}]})
+    assert api_state(french, board)["scores"] == [1, 1]
+
+
+def test_a_draft_keeps_the_version_it_was_first_marked_on(french):
+    board = start_game(french)
+    first = french.get(board + "?a=0-ronda&at=0")
+    api(french, board, {"type": "missa", "side": 1})
+    page = french.get(board + "?a=0-ronda&at=0").get_data(as_text=True)
+    assert 'href="%s?a=0-ronda&amp;a=1-ronda&amp;at=0"' % board in page  # a second mark: still 0
+    assert first.status_code == 200
+    # No board showed a version beyond the game's: such an `at` is not the draft's.
+    page = french.get(board + "?a=0-ronda&at=99").get_data(as_text=True)
+    assert 'href="%s?a=0-ronda&amp;a=1-ronda&amp;at=1"' % board in page  # the version shown
+
+
 def test_one_sides_ronda_tapped_twice_is_no_second_announcement(french):
     board = start_game(french)
     page = french.get(board + "?a=0-ronda").get_data(as_text=True)

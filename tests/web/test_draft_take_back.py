@@ -20,12 +20,14 @@ def test_each_chip_takes_back_the_last_one_of_its_kind(french, api):
     game = api.new_game(sides=["Karim & Salma", "Ali & Omar"], players=4)["id"]
     board = f"/games/{game}"
     html = french.get(f"{board}?a=0-ronda&a=1-tringa&a=0-ronda").get_data(as_text=True)
-    assert chips(html) == [(f"{board}?a=0-ronda&a=1-tringa", "Ronda ×2"),
-                           (f"{board}?a=0-ronda&a=0-ronda", "Tringa")]
+    # Each keeps the version the draft was first marked on (`at`, here the page's).
+    assert chips(html) == [(f"{board}?a=0-ronda&a=1-tringa&at=0", "Ronda ×2"),
+                           (f"{board}?a=0-ronda&a=0-ronda&at=0", "Tringa")]
     assert 'aria-label="Retirer une Ronda marquée pour Karim &amp; Salma"' in html
     # Followed: one Ronda is left.
     html = french.get(chips(html)[0][0]).get_data(as_text=True)
-    assert chips(html) == [(f"{board}?a=1-tringa", "Ronda"), (f"{board}?a=0-ronda", "Tringa")]
+    assert chips(html) == [(f"{board}?a=1-tringa&at=0", "Ronda"),
+                           (f"{board}?a=0-ronda&at=0", "Tringa")]
     # The last chip leads to the board with no draft at all.
     html = french.get(f"{board}?a=1-tringa").get_data(as_text=True)
     assert chips(html) == [(board, "Tringa")]
@@ -36,10 +38,10 @@ def test_a_side_full_of_announcements_says_why_a_further_one_is_off(french, api)
     board = f"/games/{game}"
     html = french.get(f"{board}?a=0-ronda&a=0-ronda").get_data(as_text=True)
     ronda = re.search(r'<a class="button kind-ronda" href="([^"]*)"[^>]*aria-disabled="true"', html)
-    assert ronda and unescape(ronda[1]) == f"{board}?a=0-ronda&a=0-ronda&why=0-ronda"
+    assert ronda and unescape(ronda[1]) == f"{board}?a=0-ronda&a=0-ronda&at=0&why=0-ronda"
     said = french.get(unescape(ronda[1])).get_data(as_text=True)
     assert ("Karim &amp; Salma ont déjà annoncé deux fois : chaque partenaire annonce une fois "
             "par donne.") in said
-    assert chips(said) == [(f"{board}?a=0-ronda", "Ronda ×2")]
+    assert chips(said) == [(f"{board}?a=0-ronda&at=0", "Ronda ×2")]
     # The other side can still mark theirs.
     assert re.search(r'<a class="button kind-ronda" href="[^"]*a=1-ronda"', html)

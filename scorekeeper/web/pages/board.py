@@ -147,6 +147,8 @@ class Board:
     notice: str | None = None  # one sentence for the status line: why, or what went wrong
     rematch: str | None = None  # the id of the finished game's rematch, once started
     just_done: str | None = None  # the log's last record's move, or "undo" (_just_done)
+    # The version the draft was first marked on: its Confirm is of that deal.
+    draft_at: int | None = None
     _hints: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -161,13 +163,13 @@ class Board:
         counts: dict[tuple[int, str], int] = {}
         for a in sorted(self.draft, key=lambda a: a.side):
             counts[a.side, a.kind] = counts.get((a.side, a.kind), 0) + 1
-        return [Mark(side, kind, count, draft_query(_less(self.draft, side, kind)))
+        return [Mark(side, kind, count, draft_query(_less(self.draft, side, kind), self.draft_at))
                 for (side, kind), count in counts.items()]
 
     @property
     def query(self) -> str:
         """The board's draft as a query."""
-        return draft_query(self.draft)
+        return draft_query(self.draft, self.draft_at)
 
     def hint_id(self, reason: str | None) -> str:
         """The id of the element that says `reason` (each reason said once)."""
@@ -226,8 +228,20 @@ def marked_with(draft: list[engine.Announcement], confirmed: Mapping[str, Any],
     return sorted(marked, key=lambda announcement: announcement.side)[:DRAFT_LIMIT]
 
 
-def draft_query(draft: list[engine.Announcement]) -> str:
-    return "&".join(f"a={a.side}-{a.kind}" for a in draft)
+def draft_query(draft: list[engine.Announcement], at: int | None = None) -> str:
+    """The draft as a board query, with `at`, the version it was first
+    marked on: another phone may move on to the next deal before it is
+    confirmed, and its Confirm is then of the deal it was marked in
+    (docs/BOARD.md, "Two phones": a tap counts where it happened)."""
+    marks = "&".join(f"a={a.side}-{a.kind}" for a in draft)
+    return f"{marks}&at={at}" if marks and at is not None else marks
+
+
+def draft_at(values: list[str], version: int) -> int | None:
+    """The version a draft was first marked on, from its `at` query value; one
+    no board showed yet (beyond `version`, the game's) or malformed: None."""
+    value = values[0] if values else ""
+    return int(value) if value.isdigit() and int(value) <= version else None
 
 
 # Announcements marked but not confirmed are of this deal: a move that closes
@@ -281,7 +295,7 @@ def _move(state: engine.State, move: str, data: dict, translate,
 
 
 def _announce_links(state: engine.State, draft: list[engine.Announcement], side: int,
-                    translate) -> list[AnnounceLink]:
+                    translate, at: int | None = None) -> list[AnnounceLink]:
     setup = state.setup
     links = []
     for kind in KINDS:
@@ -291,7 +305,7 @@ def _announce_links(state: engine.State, draft: list[engine.Announcement], side:
             continue
         added = draft + [engine.Announcement(side, kind)]
         _, error = outcome_of(state, _announce_data(added))
-        links.append(AnnounceLink(side, kind, draft_query(added),
+        links.append(AnnounceLink(side, kind, draft_query(added, at),
                                   None if error is None else elision.sentence(error, translate)))
     return links
 
@@ -299,18 +313,22 @@ def _announce_links(state: engine.State, draft: list[engine.Announcement], side:
 def scoreboard_of(
     shown: scoreboard.Shown, draft: list[engine.Announcement], translate,
     cards: list[int | None] | None = None, why: str | None = None, now: str | None = None,
+    at: int | None = None,
 ) -> Board:
     """The board of what the service shows (scoreboard.shown), with the
-    deal's `draft`, the end-of-hand sheet's `cards` typed so far, `why` a
-    link is off, all in the words of `translate`."""
+    deal's `draft` (first marked on version `at`; a first mark, on this
+    one), the end-of-hand sheet's `cards` typed so far, `why` a link is
+    off, all in the words of `translate`."""
     game = shown.game
     state = game.state
     setup = state.setup
+    at = at if draft and at is not None else game.version
     board = Board(
         game=game,
         state=state,
-        pads=_pads(state, draft, translate),
+        pads=_pads(state, draft, translate, at),
         draft=draft,
+        draft_at=at,
         announce=_move(state, "announce", _announce_data(draft), translate) if draft else None,
         chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
         next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
@@ -333,7 +351,8 @@ def scoreboard_of(
     return board
 
 
-def _pads(state: engine.State, draft: list[engine.Announcement], translate) -> list[SidePad]:
+def _pads(state: engine.State, draft: list[engine.Announcement], translate,
+          at: int | None = None) -> list[SidePad]:
     """Each side's part of the board: its name and score, what it needs to
     win, and its buttons (announcements, hits, the missa)."""
     setup = state.setup
@@ -345,7 +364,7 @@ def _pads(state: engine.State, draft: list[engine.Announcement], translate) -> l
             partners=partners_of(name) if setup.players == 4 else None,
             score=state.scores[side],
             to_win=wins[side],
-            announce=_announce_links(state, draft, side, translate),
+            announce=_announce_links(state, draft, side, translate, at),
             hits=[
                 (value, _move(state, f"hit.{side}.{value}",
                               {"type": "hit", "side": side, "value": value}, translate))

@@ -180,7 +180,7 @@ def _drawn(shown: scoreboard.Shown, args: MultiDict):
     draft = board.parse_draft(args.getlist("a"), game.setup)
     why = args.get("why", "")[:40] or None
     drawn = board.scoreboard_of(shown, draft, gettext, _cards_from_query(args, game.setup), why,
-                                utc_now())
+                                utc_now(), board.draft_at(args.getlist("at"), game.version))
     if drawn.end_preview is not None and (_hand_of(args) or game.state.hand) != game.state.hand:
         drawn.end_preview = replace(drawn.end_preview, points=None, scores=None, parts=(),
                                     reason=_why_no_sheet(args, game.state.hand), hand_over=True)
@@ -413,19 +413,34 @@ def play(game_id: str):
     doubt = board.ranks_in_doubt(game.state, event, rank_name)
     if doubt is not None:
         return _after_action(game_id, doubt, _with_picks(form.back.data or "", event))
+    at = _draft_at_of(form.back.data, game.version)
     try:
         tapped = scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move),
-                                utc_now(), form.expected_version.data, device_of(form),
-                                _hand_of(request.form))
+                                utc_now(), _seen(form.expected_version.data, move, at),
+                                device_of(form), _hand_of(request.form))
     except ScoringError as error:
         back = _back_for_choice(error, form.back.data or "", draft, game.setup)
         error = _counted_otherwise(error, game.setup)
         return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back)
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
-    kept = "" if move == "announce" else board.draft_query(draft)
+    kept = "" if move == "announce" else board.draft_query(draft, at)
     return _after_action(game_id, stay=request.form.get("stay", "") or kept,
                          said=_said(tapped.action), shown=tapped.shown)
+
+
+def _draft_at_of(back: str | None, version: int) -> int | None:
+    """The version the draft of a board query (a form's `back`) was first marked on."""
+    return board.draft_at(MultiDict(parse_qsl(_safe(back))).getlist("at"), version)
+
+
+def _seen(expected: int | None, move: str, at: int | None) -> int | None:
+    """The version a tap's finger saw; a Confirm's is the draft's: what it
+    confirms was marked in the deal of that version, even when the board
+    has followed the other phone's Next deal since."""
+    if move == "announce" and at is not None and expected is not None:
+        return min(expected, at)
+    return expected
 
 
 def _back_for_choice(error: ScoringError, back: str, draft: list, setup) -> str:
@@ -482,7 +497,8 @@ def undo(game_id: str):
     form = UndoForm()
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
-    kept = board.draft_query(_draft_of(request.form.get("back"), game.setup))
+    kept = board.draft_query(_draft_of(request.form.get("back"), game.setup),
+                             _draft_at_of(request.form.get("back"), game.version))
     if game.state.finished and form.reopen.data != "1" and not reopening.undo_at_once(
             get_db(), game, form.expected_version.data, utc_now()):
         if not _wants_board():
