@@ -171,12 +171,7 @@ def _placed(setup: Setup, standing: list[Record], tap: Tap, closer: Record) -> M
 def _undo(setup: Setup, entries: Sequence[Record], tap: Tap) -> Merge:
     """An Undo: the record it names, or the last event its phone knew,
     taken back whatever came since; one already undone, nothing more."""
-    if tap.undoes is not None:
-        target = next((entry for entry in entries if entry.seq == tap.undoes), None)
-    else:
-        known = [entry for entry in entries if entry.event is not None and _known(entry, tap)
-                 and not _undo_known(entry, tap)]
-        target = known[-1] if known else None
+    target = _undo_target(entries, tap)
     if target is None or target.event is None:
         return Merge(UNDO)  # nothing to take back: the service says so
     if target.undone_at is not None:
@@ -190,6 +185,16 @@ def _undo(setup: Setup, entries: Sequence[Record], tap: Tap) -> Merge:
     except ScoringError:
         raise MergeRefused(DEPENDS) from None
     return Merge(UNDO, target.seq, state)
+
+
+def _undo_target(entries: Sequence[Record], tap: Tap) -> Record | None:
+    """The record an Undo takes back: the one it names, or else the last
+    event its phone knew standing."""
+    if tap.undoes is not None:
+        return next((entry for entry in entries if entry.seq == tap.undoes), None)
+    known = [entry for entry in entries if entry.event is not None and _known(entry, tap)
+             and not _undo_known(entry, tap)]
+    return known[-1] if known else None
 
 
 def _same_count(counted: Record, tap: Tap) -> Merge:

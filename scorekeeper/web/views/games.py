@@ -356,28 +356,12 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     # The hand the sheet counts stays its own: stepped after another phone
     # counted it, the sheet became the next hand's, and its Confirm ended that.
     hand = _hand_of(form) or game.state.hand
-    name, *args = move.split(".")
-    if name == "end_step" and len(args) == 2 and _INDEX.fullmatch(args[0]) \
-            and args[1] in ("-1", "1") and int(args[0]) < len(counts):
-        side = int(args[0])
-        # An empty count steps from the count that is worth nothing (20 of 40 for two sides).
-        worth_nothing = setup.rules.card_threshold_for(setup.side_count)
-        start = worth_nothing if counts[side] is None else max(0, min(DECK, counts[side]))
-        counts[side] = max(0, min(DECK, start + int(args[1])))
-        return _show(game_id, _count_query(counts, hand))
+    name = move.split(".")[0]
     if name in ("end_step", "end_preview"):
-        return _show(game_id, _count_query(counts, hand))
-    typed = board.card_counts(form, setup)
-    missing = [side for side, count in enumerate(typed) if count is None]
-    if missing:
-        error = InvalidInput(board.MISSING_COUNT, side=isolated(setup.sides[missing[0]]))
-        return _after_action(game_id, error, _count_query(counts, hand))
-    beyond = board.count_beyond_the_deck(typed, setup)
-    if beyond is not None:
-        return _after_action(game_id, beyond, _count_query(counts, hand))
-    shown = form.get("shown")
-    if shown is not None and shown != board.counts_text(typed):
-        return _after_action(game_id, InvalidInput(board.COUNT_CHANGED), _count_query(counts, hand))
+        return _show(game_id, _count_query(_stepped(counts, move, setup), hand))
+    refusal = _count_refused(board.card_counts(form, setup), form.get("shown"), setup)
+    if refusal is not None:
+        return _after_action(game_id, refusal, _count_query(counts, hand))
     # A count of a hand another phone has counted since is judged by the
     # tap's rules (refused), not asked about as an early end of the next
     # hand; nor after a count that ended the game (the result, with nothing
@@ -385,6 +369,34 @@ def _end_sheet(game_id: str, game: games.Game, move: str, form) -> Response | No
     if not game.state.last_deal and form.get("early") != "1" \
             and hand == game.state.hand and not game.state.finished:
         return _show(game_id, _count_query(counts, hand, ask=True))
+    return None
+
+
+def _stepped(counts: list, move: str, setup) -> list:
+    """The counts after a stepper's tap (`end_step.<side>.<±1>`); as they are
+    for anything else (the preview)."""
+    _, *args = move.split(".")
+    if len(args) != 2 or not _INDEX.fullmatch(args[0]) or args[1] not in ("-1", "1") \
+            or int(args[0]) >= len(counts):
+        return counts
+    side = int(args[0])
+    # An empty count steps from the count that is worth nothing (20 of 40 for two sides).
+    worth_nothing = setup.rules.card_threshold_for(setup.side_count)
+    start = worth_nothing if counts[side] is None else max(0, min(DECK, counts[side]))
+    return counts[:side] + [max(0, min(DECK, start + int(args[1])))] + counts[side + 1:]
+
+
+def _count_refused(typed: list, shown: str | None, setup) -> ScoringError | None:
+    """Why the typed count cannot be confirmed as it is: a side's count
+    missing, more cards than the deck, or not the count the sheet showed."""
+    missing = [side for side, count in enumerate(typed) if count is None]
+    if missing:
+        return InvalidInput(board.MISSING_COUNT, side=isolated(setup.sides[missing[0]]))
+    beyond = board.count_beyond_the_deck(typed, setup)
+    if beyond is not None:
+        return beyond
+    if shown is not None and shown != board.counts_text(typed):
+        return InvalidInput(board.COUNT_CHANGED)
     return None
 
 
