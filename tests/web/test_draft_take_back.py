@@ -44,4 +44,4 @@ def test_a_side_full_of_announcements_says_why_a_further_one_is_off(french, api)
             "par donne.") in said
     assert chips(said) == [(f"{board}?a=0-ronda&at=0", "Ronda ×2")]
     # The other side can still mark theirs.
-    assert re.search(r'<a class="button kind-ronda" href="[^"]*a=1-ronda"', html)
+    assert re.search(r'<a class="button kind-ronda" href="[^"]*a=1-ronda&amp;at=0"', html)
