@@ -39,10 +39,12 @@ test: $(TEST_STAMP) chromium https-tools translations lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # No browser, no real-time wait (the markers of pyproject.toml).
-# The fuzzers send a quarter of their requests here (all of them in `make test`).
+# The fuzzers send a quarter of their requests here (all of them in `make test`),
+# the simulated table of two phones plays 100 runs a mode (1,000), the phone's
+# engine folds 100 games against CPython's (300).
 CHECK_WORKERS ?= 2
 check: $(TEST_STAMP) chromium https-tools translations lint
-	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadgroup \
+	FUZZ_API=500 FUZZ_PAGES=250 FUZZ_FORMS=150 TWO_PHONES_RUNS=100 PHONE_GAMES=100 $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist loadgroup \
 	  -m "not browser and not real_time and not slow" $(PYTEST_ARGS)
 
 # ruff's rules, then who may import whom (import-linter's contracts): both in pyproject.toml.
