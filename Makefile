@@ -40,7 +40,7 @@ test: $(TEST_STAMP) chromium https-tools translations lint
 
 # No browser, no real-time wait (the markers of pyproject.toml).
 # The fuzzers send a quarter of their requests here (all of them in `make test`),
-# the simulated table of two phones plays 100 runs a mode (1,000), the phone's
+# the simulated table of two phones plays 100 runs a mode (400), the phone's
 # engine folds 100 games against CPython's (300).
 CHECK_WORKERS ?= 2
 check: $(TEST_STAMP) chromium https-tools translations lint

@@ -13,8 +13,8 @@ from scorekeeper.service import review, snapshots
 from support.folds import check_folds
 from support.two_phones import play, store
 
-# Thousands in `make test` (1,000 a mode); `make check` runs fewer (TWO_PHONES_RUNS).
-RUNS = int(os.environ.get("TWO_PHONES_RUNS", "1000"))
+# 400 a mode in `make test` (1,200 runs), 100 in `make check` (TWO_PHONES_RUNS).
+RUNS = int(os.environ.get("TWO_PHONES_RUNS", "400"))
 SEEDS = [int(os.environ["TWO_PHONES_SEED"])] if "TWO_PHONES_SEED" in os.environ else range(RUNS)
 
 
