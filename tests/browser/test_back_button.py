@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from support import accessibility
-from support.table import expect_scores, go_offline, mark, start_game, tap, wait_settled
+from support.table import expect_scores, go_offline, go_online, mark, start_game, tap, wait_settled
 
 NAMES = ("Nadia", "Samir")
 
@@ -61,7 +61,7 @@ def test_offline_back_still_closes_the_sheet(phone):
     phone.go_back()
     expect(phone.get_by_role("dialog")).to_have_count(0)
     expect(phone.locator("#board")).to_be_visible()
-    phone.context.set_offline(False)
+    go_online(phone)
 
 
 def _back_then_start(phone, screenshot, name, javascript=True):

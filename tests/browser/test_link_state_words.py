@@ -9,7 +9,7 @@ state in both: nothing is cut, nothing moves)."""
 import pytest
 from playwright.sync_api import expect
 
-from support.table import go_offline, open_game, wait_past_double_tap
+from support.table import go_offline, go_online, open_game, wait_past_double_tap
 
 SMALL = {"width": 360, "height": 640}
 
@@ -93,7 +93,7 @@ def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot,
     # Once the sentence has been read, the box says the connection again.
     expect(state).not_to_contain_text(sheet, timeout=8000)
     expect(state).to_be_visible()
-    phone.context.set_offline(False)
+    go_online(phone)
     wait_past_double_tap(phone)
     expect(announce).not_to_have_attribute("aria-disabled", "true")  # on with the server
     announce.tap()

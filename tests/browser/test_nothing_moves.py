@@ -21,7 +21,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from support.board_boxes import CONTROLS, MEASURE, PHONES
-from support.table import go_offline, wait_for_new_version, wait_past_double_tap, wait_settled
+from support.table import (
+    go_offline,
+    go_online,
+    wait_for_new_version,
+    wait_past_double_tap,
+    wait_settled,
+)
 
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
          "en": ["Us", "Them", "You"]}
@@ -216,7 +222,7 @@ def test_the_connection_notice_moves_nothing(new_phone, server, screenshot):
     expect(page.locator("#link-state")).to_be_visible()
     screenshot(page, "moves-connection-notice")
     assert page.evaluate(MEASURE, CONTROLS) == before
-    page.context.set_offline(False)
+    go_online(page)
 
 
 def test_three_sides_settle_their_ranks_with_confirm_on_screen(new_phone, server):

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from support.table import (
     expect_scores,
     go_offline,
+    go_online,
     open_game,
     wait_past_double_tap,
     wait_until_held,
@@ -33,7 +34,7 @@ def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
     expect(phone.locator(".scores")).not_to_have_class("scores pending")
     # The last waiting tap, in the log's words, as it will read once sent.
     expect(phone.locator(".undo-what")).to_have_text("Annuler : Donne suivante")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
     expect_scores(phone, 2, 0)
     expect(phone.locator(".needs")).to_have_text(["encore 31", "encore 33"])
@@ -45,7 +46,7 @@ def test_a_waiting_missa_is_named_as_the_log_names_it(new_phone):
     go_offline(phone)
     _tap(phone, "Missa pour Eux")
     expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · \u2068Eux\u2069")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
     expect_scores(phone, 0, 1)
     expect(phone.locator(".undo-what")).to_have_text("Annuler : Missa · \u2068Eux\u2069")

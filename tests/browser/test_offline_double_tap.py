@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, open_game
+from support.table import expect_scores, go_offline, go_online, open_game
 
 pytestmark = pytest.mark.real_time  # the gaps are the subject: a phone's timings
 
@@ -37,13 +37,13 @@ def _twice(phone, name, gap_ms):
 def test_the_same_missa_twice_counts_as_the_gap_says(phone, offline, gap_ms, low, high, counted):
     gaps = []
     for attempt in range(3):  # a loaded machine can stretch the gap: a new game, again
-        phone.context.set_offline(False)
+        go_online(phone)
         open_game(phone, names=(f"Nous{attempt}", "Eux"))
-        phone.context.set_offline(offline)
+        (go_offline if offline else go_online)(phone)
         gaps.append(_twice(phone, f"Missa pour Nous{attempt}", gap_ms))
         if low <= gaps[-1] < high:
             break
     assert low <= gaps[-1] < high, gaps
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", re.compile("."), timeout=8000)
     expect_scores(phone, counted, 0)

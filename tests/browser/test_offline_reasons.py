@@ -8,7 +8,15 @@ taps are on their way is made on the board they leave."""
 
 from playwright.sync_api import expect
 
-from support.table import go_offline, mark, open_game, tap, wait_past_double_tap, wait_until_held
+from support.table import (
+    go_offline,
+    go_online,
+    mark,
+    open_game,
+    tap,
+    wait_past_double_tap,
+    wait_until_held,
+)
 
 
 def _announced(phone):
@@ -45,7 +53,7 @@ def test_offline_an_announcement_after_a_waiting_next_deal_needs_the_server(phon
     phone.locator(".undo-button").tap()  # takes back the waiting Missa
     expect(state).not_to_contain_text("besoin du serveur", timeout=1500)
     expect(state).to_contain_text("1 touche en attente")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
 
 
@@ -90,6 +98,6 @@ def test_offline_what_needs_the_server_looks_off_and_what_waits_does_not(phone, 
     _press(phone, "link", "Fin de manche")  # off, and says why
     expect(phone.locator("#link-state")).to_contain_text("besoin du serveur")
     screenshot(phone, "offline-what-needs-the-server")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator("html")).not_to_have_attribute("data-link", "lost", timeout=8000)
     assert all(link.evaluate(opacity) == 1 for link in needs_server)

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, go_offline, wait_past_double_tap
+from support.table import expect_scores, go_offline, go_online, wait_past_double_tap
 
 # The label as read: the names' direction isolates aside.
 LABEL = r"""() => document.querySelector('.undo-what').textContent.replace(/[\u2066-\u2069]/g, '')"""
@@ -73,7 +73,7 @@ def test_offline_undo_names_and_takes_back_the_last_waiting_tap_then_the_counted
     _tap(phone, ".undo-button")  # an undo that waits for the server
     expect(_waiting(phone)).to_contain_text("Annuler : Bount (1) · ")
     _label(phone, "Annuler : Annonces : Ali Ronda")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", re.compile("."),
                                                         timeout=8000)
     _label(phone, "Annuler : Annonces : Ali Ronda")
@@ -100,7 +100,7 @@ def test_the_labels_follow_in_each_language_down_to_nothing(new_phone, server, l
     _tap(phone, ".undo-button")  # waits: it will take back the counted Bount
     _label(phone, nothing)
     assert phone.evaluate(UNDO_DISABLED) == "true"
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", re.compile("."),
                                                         timeout=8000)
     _label(phone, nothing)
@@ -128,7 +128,7 @@ def test_a_waiting_taps_label_is_the_servers_markup_for_that_event(new_phone, se
     phone.locator("button[value='missa.1']").tap()
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")
     assert phone.locator(".undo-what").inner_html() == server_label
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator("#board")).to_have_attribute("data-version", "3", timeout=8000)
     assert phone.locator(".undo-what").inner_html() == server_label
 
@@ -154,7 +154,7 @@ def test_labels_that_end_with_a_number_or_a_list_are_named_whole(new_phone, serv
     assert phone.locator(".undo-what").inner_html() == server_label
     _tap(phone, ".undo-button")  # waits for the server: it takes back the reveal
     _label(phone, "Annuler : Annonces : Ali Ronda, Salma Ronda")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", re.compile("."),
                                                         timeout=8000)
     _label(phone, "Annuler : Annonces : Ali Ronda, Salma Ronda")

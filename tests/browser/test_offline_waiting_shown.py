@@ -5,7 +5,14 @@ waiting Next deal, a second Missa), so no one taps them again."""
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, go_offline, open_game, wait_for_polls, wait_past_double_tap
+from support.table import (
+    expect_scores,
+    go_offline,
+    go_online,
+    open_game,
+    wait_for_polls,
+    wait_past_double_tap,
+)
 
 WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, hors du score : ",
                 "Donne suivante, Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069"),
@@ -50,7 +57,7 @@ def test_offline_the_deal_line_shows_and_the_waiting_taps_are_listed(
     screenshot(phone, f"offline-waiting-listed-{language}-{size[0]}")
     assert phone.evaluate(UNCOVERED)
     assert phone.evaluate(BOXES) == before  # nothing moved, the strip's text changed
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator(".status-text")).to_contain_text(deal.replace("1/", "2/"), timeout=8000)
     expect_scores(phone, 2, 0)
     expect(strip).not_to_contain_text(waiting)  # the server's words again
@@ -83,7 +90,7 @@ def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal
     expect(strip).to_have_text("En attente, hors du score : Donne suivante, Donne suivante")
     phone.locator(".undo-button").tap()
     expect(strip).to_have_text("En attente, hors du score : Donne suivante")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
     wait_for_polls(phone)  # a poll later, still deal 2

@@ -23,6 +23,7 @@ from support.table import (
     TABLE_ENV,
     expect_scores,
     go_offline,
+    go_online,
     mark,
     open_game,
     table_phone,
@@ -164,7 +165,7 @@ def test_taps_made_offline_survive_a_reload_and_count_once_in_order(phone, table
                 or control["y"] + control["height"] <= box["y"]), control
     reload_while_away(phone, figures)
     assert stored(table_server, game) == []
-    phone.context.set_offline(False)
+    go_online(phone)
     reopen(phone, url, figures)
     expect_sent(phone, 3)
     check_once_in_order(table_server, game, EVENTS, figures)
@@ -209,7 +210,7 @@ def test_a_waiting_tap_keeps_its_whole_form_when_its_board_is_gone(phone, table_
     tap_while_away(phone, figures, ("Valider",))
     expect(phone.locator("#link-state")).to_contain_text("1 touche en attente")
     reload_while_away(phone, figures)
-    phone.context.set_offline(False)
+    go_online(phone)
     reopen(phone, url, figures)
     expect_sent(phone, 1)
     assert [event for event, _ in stored(table_server, game)] == [
@@ -230,7 +231,7 @@ def test_undo_while_taps_wait_takes_back_the_last_of_them(phone, table_server, f
     undo.tap()  # never sent: taken back here
     expect(phone.locator("html")).to_have_attribute("data-outbox", "1")
     expect(undo).to_have_text("↶ Annuler : Missa · \u2068Nous\u2069")
-    phone.context.set_offline(False)
+    go_online(phone)
     expect_sent(phone, 1)
     check_once_in_order(table_server, game, EVENTS[:1], figures)
     expect(undo).to_have_text("↶ Annuler : Missa · \u2068Nous\u2069")
@@ -309,7 +310,7 @@ def test_taps_made_behind_a_tap_whose_answer_was_lost_all_count_once(
     phone.unroute("**/play")
     figures["answers lost"] += len(reached)
     if reloaded:
-        phone.context.set_offline(False)
+        go_online(phone)
         reopen(phone, url, figures)
     expect_sent(phone, 3)
     check_once_in_order(table_server, game, EVENTS, figures)
@@ -331,7 +332,7 @@ def test_a_refused_waiting_tap_stops_the_queue_until_the_scorer_decides(
     figures["taps made while away"] += 1
     tap_while_away(phone, figures, page_taps[1:])
     another_phone(table_server, game, {"type": "chain_end"})
-    phone.context.set_offline(False)
+    go_online(phone)
     sheet = phone.get_by_role("alertdialog", name="Une touche en attente a été refusée")
     expect(sheet).to_be_visible(timeout=SEND_MS)
     figures["refusals"] += 1
@@ -365,7 +366,7 @@ def test_waiting_taps_the_other_phone_also_made_are_dropped_without_a_question(
     tap_while_away(phone, figures, ("Missa pour Nous", "Donne suivante", "Missa pour Nous"))
     another_phone(table_server, game, {"type": "missa", "side": 0})
     another_phone(table_server, game, {"type": "next_deal"})
-    phone.context.set_offline(False)
+    go_online(phone)
     expect_sent(phone, 5)
     expect(phone.get_by_role("alertdialog")).to_have_count(0)
     events = [kind for kind in kinds(stored(table_server, game)) if kind]  # not the same records
@@ -386,7 +387,7 @@ def test_waiting_taps_count_when_the_other_phones_tap_meanwhile_means_something_
     wait_past_double_tap(phone)  # a second Missa, not a bounce
     tap_while_away(phone, figures, ("Missa pour Nous",))
     another_phone(table_server, game, {"type": "missa", "side": 1})
-    phone.context.set_offline(False)
+    go_online(phone)
     expect_sent(phone, 3)
     check_once_in_order(table_server, game, [{"type": "missa", "side": 1},
                                              {"type": "missa", "side": 0},
@@ -407,7 +408,7 @@ def test_two_tabs_on_one_game_send_the_waiting_taps_once(browser, table_server, 
     expect(second.locator("#link-state")).to_contain_text("2 touches en attente", timeout=5000)
     tap_while_away(second, figures, TAPS[2:])
     expect(first.locator("#link-state")).to_contain_text("3 touches en attente", timeout=5000)
-    context.set_offline(False)
+    go_online(first)
     expect_sent(first, 3)
     expect_sent(second, 3)
     check_once_in_order(table_server, game, EVENTS, figures)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from support.table import expect_scores, go_offline, open_game, wait_past_double_tap
+from support.table import expect_scores, go_offline, go_online, open_game, wait_past_double_tap
 
 SAYS = {"fr": ("Sans serveur, pas de rechargement", "2 touches en attente, gardées ici"),
         "ar": ("لا خادم: لا يمكن إعادة تحميل الصفحة", "لمستان في الانتظار، محفوظتان هنا"),
@@ -67,7 +67,7 @@ def test_a_reload_with_taps_waiting_asks_first_and_the_taps_count_once(new_phone
     with pytest.raises(PlaywrightError):  # asked again, and let go: the browser's own error page
         phone.reload()
     assert asked == ["beforeunload", "beforeunload"]
-    phone.context.set_offline(False)
+    go_online(phone)
     phone.goto(url)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", re.compile("."),
                                                         timeout=8000)

@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, go_offline, wait_past_double_tap
+from support.table import expect_scores, go_offline, go_online, wait_past_double_tap
 
 
 def _game(page, server) -> str:
@@ -37,7 +37,7 @@ def _phones(new_phone, server):
 
 def _back(page):
     """The phone online again, every waiting tap sent."""
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("html")).not_to_have_attribute("data-outbox", re.compile("."),
                                                         timeout=15000)
 

@@ -76,16 +76,29 @@ _REACHES = """() => Promise.all(['GET', 'POST'].map(method => fetch(
     .then(() => true, () => false))).then(reached => reached.some(Boolean))"""
 
 
+def _away(route) -> None:
+    route.abort("internetdisconnected")
+
+
 def go_offline(page: Page, seconds: float = 5) -> None:
     """Take the phone off the network and wait until its requests fail.
-    set_offline can return before Chromium's network service refuses
-    requests: on a loaded machine, a tap made at once now and then still
-    reached the server."""
+    Chromium's offline state alone let a tap made just after it reach the
+    server now and then on a loaded machine (its network service applies
+    the state on its own time, even after a request of the page had failed):
+    every request of the phone is also aborted before it leaves, as the
+    browser fails it offline."""
     page.context.set_offline(True)
+    page.context.route("**/*", _away)
     deadline = time.monotonic() + seconds
     while page.evaluate(_REACHES):
         assert time.monotonic() < deadline, "the phone still reaches the server"
         time.sleep(0.02)
+
+
+def go_online(page: Page) -> None:
+    """The network back (after go_offline, or for a phone never away)."""
+    page.context.unroute("**/*", _away)
+    page.context.set_offline(False)
 
 
 def version(page: Page) -> str:
