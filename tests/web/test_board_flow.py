@@ -216,6 +216,47 @@ def test_marks_made_before_the_other_phones_next_deal_are_confirmed_in_their_dea
     assert api_state(french, board)["scores"] == [1, 1]
 
 
+def _marked(client, board, mark: str, label: str) -> str:
+    """The board's link that marks `mark` (side-kind), named `label`."""
+    page = client.get(board).get_data(as_text=True)
+    link = re.search(rf'href="([^"]*a={mark}[^"]*)" data-swap aria-label="{label}"', page)
+    return html.unescape(link[1])
+
+
+def test_marks_made_before_the_other_phone_confirmed_theirs_are_the_choice_to_confirm_all(french):
+    """Each phone marks its own side's Ronda; the other confirms first and
+    this board follows it before the finger comes down: its Confirm is still
+    a tap (not "already recorded", its marks stranded), and the rule refuses
+    it with the choice, both phones' marked: Undo theirs, Confirm all."""
+    board = start_game(french)
+    marked = _marked(french, board, "1-ronda", "Ronda pour Eux")
+    api(french, board, {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"}]})
+    confirmed = press(french, marked, "announce")  # the page drawn after the other's Confirm
+    shown = french.get(confirmed.headers["Location"])
+    assert notice(shown).startswith("Annonces déjà confirmées sur un autre téléphone")
+    assert "a=0-ronda&a=1-ronda" in confirmed.headers["Location"]
+    assert api_state(french, board)["scores"] == [1, 0]
+    assert french.post("/api" + board + "/undo", json={}).status_code == 200
+    again = press(french, confirmed.headers["Location"], "announce")
+    assert notice(french.get(again.headers["Location"])) == ""
+    state = api_state(french, board)
+    # Both Rondas in the deal's one record: the ranks decide.
+    assert state["scores"] == [0, 0] and state["pending_announcements"]["contenders"] == [0, 1]
+
+
+def test_the_same_marks_the_other_phone_confirmed_count_once_and_leave_no_draft(french):
+    board = start_game(french)
+    marked = _marked(french, board, "0-ronda", "Ronda pour Nous")
+    api(french, board, {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"}]})
+    confirmed = press(french, marked, "announce")
+    assert "a=" not in confirmed.headers["Location"]  # no mark left to hold Next deal
+    assert notice(french.get(confirmed.headers["Location"])).startswith(
+        "Déjà enregistré sur un autre téléphone")
+    assert api_state(french, board)["scores"] == [1, 0]
+    press(french, confirmed.headers["Location"], "next_deal")
+    assert api_state(french, board)["deal"] == 2
+
+
 def test_a_draft_keeps_the_version_it_was_first_marked_on(french):
     board = start_game(french)
     first = french.get(board + "?a=0-ronda&at=0")

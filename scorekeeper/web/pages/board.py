@@ -294,6 +294,20 @@ def _move(state: engine.State, move: str, data: dict, translate,
     return Move(move, None, after.scores, data, wins)
 
 
+def _confirm(state: engine.State, draft: list[engine.Announcement], translate,
+             marked_before: bool) -> Move:
+    """The draft's Confirm. A draft marked before the deal's announcements
+    were recorded (on another phone, as this board followed it) is still
+    a tap to send: the server judges it by the rule for two phones (the
+    same announcements counted once; others refused with the choice of
+    confirming all), where the game as it now is would only say "already
+    recorded" and leave the marks stranded."""
+    data = _announce_data(draft)
+    if marked_before and state.announced:
+        return Move("announce", None, None, data)
+    return _move(state, "announce", data, translate)
+
+
 def _announce_links(state: engine.State, draft: list[engine.Announcement], side: int,
                     translate, at: int | None = None) -> list[AnnounceLink]:
     setup = state.setup
@@ -329,7 +343,7 @@ def scoreboard_of(
         pads=_pads(state, draft, translate, at),
         draft=draft,
         draft_at=at,
-        announce=_move(state, "announce", _announce_data(draft), translate) if draft else None,
+        announce=_confirm(state, draft, translate, at < game.version) if draft else None,
         chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
         next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
         # Whether the hand can end now (the count itself is asked in its sheet).
