@@ -257,6 +257,22 @@ def test_the_same_marks_the_other_phone_confirmed_count_once_and_leave_no_draft(
     assert api_state(french, board)["deal"] == 2
 
 
+def test_a_tap_counted_once_is_said_as_news_not_as_an_error(french):
+    """The page's script gets the board itself: its notice says what
+    happened in the colour of news, as the flash says it without JavaScript."""
+    board = start_game(french)
+    marked = _marked(french, board, "0-ronda", "Ronda pour Nous")
+    api(french, board, {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"}]})
+    scripted = press(french, marked, "announce", headers={"X-Board": "1"})
+    assert re.search(r'<p id="notice" class="notice shown info"[^>]*>Déjà enregistré',
+                     scripted.get_data(as_text=True))
+    # A refusal keeps the colour of an error: Next deal while a mark waits.
+    form, next_deal = find_button(french.get(board + "?a=1-ronda").get_data(as_text=True),
+                                  "next_deal")
+    refused = submit(french, form, next_deal, headers={"X-Board": "1"})
+    assert re.search(r'<p id="notice" class="notice shown"[^>]*>.', refused.get_data(as_text=True))
+
+
 def test_a_draft_keeps_the_version_it_was_first_marked_on(french):
     board = start_game(french)
     first = french.get(board + "?a=0-ronda&at=0")

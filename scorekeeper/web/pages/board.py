@@ -145,6 +145,7 @@ class Board:
     older: bool = False
     end_preview: EndPreview | None = None
     notice: str | None = None  # one sentence for the status line: why, or what went wrong
+    notice_info: bool = False  # the notice says what happened, not what went wrong
     rematch: str | None = None  # the id of the finished game's rematch, once started
     just_done: str | None = None  # the log's last record's move, or "undo" (_just_done)
     # The version the draft was first marked on: its Confirm is of that deal.

@@ -150,12 +150,13 @@ def shown_or_404(game_id: str) -> scoreboard.Shown:
 
 def render_board(
     shown: scoreboard.Shown, args: MultiDict | None = None, error: str | None = None,
-    status: int = 200, template: str | None = None, **context,
+    status: int = 200, template: str | None = None, said: str | None = None, **context,
 ):
     """The board page, or only the board for the page's script. `args` are the
     board's own query (draft announcements, open sheet, `why` a link is off);
-    `template` and `context`, another page around the board (the result and
-    the review)."""
+    `error`, a refusal to say; `said`, a sentence that is no refusal (the tap
+    counted once, or placed); `template` and `context`, another page around
+    the board (the result and the review)."""
     game = shown.game
     args = request.args if args is None else args
     if not _wants_board():
@@ -164,8 +165,9 @@ def render_board(
         if args is not asked and not error and not _refused():
             error = _why_no_sheet(asked, game.state.hand)
     drawn = _drawn(shown, args)
-    if error:
-        drawn.notice = error
+    if error or said:
+        drawn.notice, drawn.notice_info = error or said, not error
+    error = error or said
     if template is None:
         template = "games/_board.html" if _wants_board() else "games/board.html"
     html = render_template(template, board=drawn, **_board_forms(game), **_board_context(
@@ -263,7 +265,7 @@ def _show(game_id: str, query: str, said: str | None = None,
     url = _url(game_id, query)
     if _wants_board():
         response = render_board(shown or shown_or_404(game_id), MultiDict(parse_qsl(query)),
-                                error=said)
+                                said=said)
         response.headers["X-Board-URL"] = url
         return response
     if said:
