@@ -54,13 +54,12 @@
     }
   }
   function showError(text) { notify(text, "error"); }
-  // A new tap: an error said of an earlier one is no longer the news (made
-  // offline, no board is drawn that would take it away).
-  function clearError() {
+  // A new tap: what was said of an earlier one (refused, or counted once)
+  // is no longer the news (made offline, no board is drawn that would take it away).
+  function clearNotice() {
     var notice = document.getElementById("notice");
-    if (notice && notice.classList.contains("shown") && !notice.classList.contains("info")) {
-      notice.className = "notice";
-    }
+    clearTimeout(noticeTimer);
+    if (notice && notice.classList.contains("shown")) { notice.className = "notice"; }
   }
 
   // A second tap on the same control within DOUBLE_TAP_MS is the same tap (a
@@ -788,7 +787,7 @@
   ronda.board = {
     element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
-    clearError: clearError,
+    clearNotice: clearNotice,
     edits: function () { return edits; },
     refresh: function () { return enqueue(here(), { method: "GET", asked: 0 }); }
   };

@@ -171,7 +171,7 @@
     var match = tapOf(form, current);
     if (!match) { return false; }
     hush();  // a new tap: the box says the state from now on, not what an earlier one needed
-    ronda.board.clearError();
+    ronda.board.clearNotice();
     var entries = load();
     var queued = ours(entries);
     var label = describe(submitter) + typedCount(submitter, data);
