@@ -54,11 +54,13 @@
     }
   }
   function showError(text) { notify(text, "error"); }
-  // A new tap: an error said of an earlier one is no longer the news (made
-  // offline, no board is drawn that would take it away).
+  // A new tap: what was said of an earlier one, an error or news (counted
+  // once, placed), is no longer the news (made offline, no board is drawn
+  // that would take it away).
   function clearError() {
     var notice = document.getElementById("notice");
-    if (notice && notice.classList.contains("shown") && !notice.classList.contains("info")) {
+    if (notice && notice.classList.contains("shown")) {
+      clearTimeout(noticeTimer);
       notice.className = "notice";
     }
   }
