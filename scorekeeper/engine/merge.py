@@ -23,6 +23,7 @@ SAME = "same"  # it is the record `seq`, recorded by another phone: counted once
 PLACE = "place"  # placed before the record `seq`, which closed its deal
 UNDO = "undo"  # takes back the record `seq`
 DONE = "done"  # what another phone's record already did (an Undo, a count): nothing more
+AFTER = "after"  # a close counted after the other phone's taps of its deal it had not seen
 
 # Why a tap is refused (MergeRefused.reason): what truly conflicts.
 # What a hand or a deal records once, by the reason it is refused for when
@@ -56,6 +57,9 @@ ALREADY_UNDONE = N_("Already undone on another phone: not undone twice.")
 # What the board says of a tap placed in its deal, which another phone left
 # meanwhile: where it counted, never silently.
 PLACED = N_("Counted in the deal it was tapped in: another phone had moved on meanwhile.")
+# What the board says of a close counted after the other phone's taps of its
+# deal, which its board had not shown: they are in the deal it closed.
+CLOSED_AFTER = N_("The deal closed with another phone's taps not yet shown here.")
 
 CLOSERS = ("next_deal", "end_hand")
 
@@ -129,7 +133,8 @@ def merge_tap(setup: Setup, entries: Sequence[Record], tap: Tap) -> Merge:
 
 def _in_deal(setup: Setup, standing: list[Record], tap: Tap, deal: int) -> Merge:
     """The tap of the `deal`-th deal (counted from 0 by the records that
-    closed deals): that deal's same event, its other count, its closer."""
+    closed deals): that deal's same event, its other count, its closer;
+    a close, after the taps of its deal it had not seen."""
     unseen = [entry for index, entry in _with_deals(standing)
               if index == deal and not _known(entry, tap)]
     kind = tap.event.get("type")
@@ -141,9 +146,13 @@ def _in_deal(setup: Setup, standing: list[Record], tap: Tap, deal: int) -> Merge
         if kind in ONCE and entry.event.get("type") == kind:
             raise MergeRefused(ONCE[kind], entry.event)
     closer = next((entry for entry in unseen if _closes(entry)), None)
-    if closer is None:
-        return Merge(APPLY)
-    return _placed(setup, standing, tap, closer)
+    if closer is not None:
+        return _placed(setup, standing, tap, closer)
+    # A close and the other phone's tap of its deal, neither seeing the
+    # other, make one game whichever arrives first: the tap in the deal,
+    # the close after it. The tap arriving second is placed and said; the
+    # close arriving second is said too, or the same race would be silent.
+    return Merge(AFTER if kind in CLOSERS and unseen else APPLY)
 
 
 def _placed(setup: Setup, standing: list[Record], tap: Tap, closer: Record) -> Merge:

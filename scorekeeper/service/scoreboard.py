@@ -155,7 +155,7 @@ def _record(db: sqlite_utils.Database, game: games.Game, event: engine.Event | N
             decided: merge.Merge, key: str, now: str, tapped: merge.Tap) -> games.Game:
     """Store what the rule decided, in the write: the tap's own record."""
     mark = {"device": tapped.device, "seen": tapped.seen}
-    if decided.action == merge.APPLY:
+    if decided.action in (merge.APPLY, merge.AFTER):
         return games.append_event(db, game, event, engine.apply(game.state, event), key, now,
                                   **mark)
     if decided.action == merge.SAME:

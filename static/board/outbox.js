@@ -303,6 +303,26 @@
     });
   }
 
+  // What the server said of a waiting tap that counted (counted once, placed
+  // in its deal, a deal closed with the other phone's taps) stays on the
+  // board while the taps after it are sent: each answer draws the board
+  // again, and one that says nothing would take it away unread.
+  var news = null;
+  function newsOf(page) {
+    var said = page.querySelector("#notice.shown.info");
+    return said ? said.textContent : null;
+  }
+  function keepNews(entry, said) {
+    var notice = document.getElementById("notice");
+    if (said) {
+      news = said;
+    } else if (news && entry.waited && notice) {
+      notice.textContent = news;
+      notice.className = "notice shown info";
+    }
+    if (!ours(load()).length) { news = null; }  // all sent: the next answer is news of its own
+  }
+
   // What the server said to a tap; true to go on with the next one.
   function answered(entry, response, html) {
     var page = new DOMParser().parseFromString(html, "text/html");
@@ -312,7 +332,9 @@
     if (response.ok && fresh) {
       if (link === "busy") { setLink("back"); }
       change(function (entries) { without(entries, entry.id); });
+      var said = newsOf(page);  // read before the swap, which takes the fresh board's nodes
       ronda.board.swap(page, response.headers.get("X-Board-URL"));
+      keepNews(entry, said);
       return true;
     }
     if (UNAVAILABLE.indexOf(response.status) >= 0) {

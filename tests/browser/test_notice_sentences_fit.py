@@ -8,7 +8,13 @@ import pytest
 from babel.support import Translations
 from playwright.sync_api import expect
 
-from scorekeeper.engine.merge import ALREADY_COUNTED, ALREADY_UNDONE, PLACED, SENTENCES
+from scorekeeper.engine.merge import (
+    ALREADY_COUNTED,
+    ALREADY_UNDONE,
+    CLOSED_AFTER,
+    PLACED,
+    SENTENCES,
+)
 from scorekeeper.web.views.games import COUNTED_OTHERWISE, HAND_COUNTED
 from support.paths import ROOT
 from support.table import open_game
@@ -33,7 +39,8 @@ def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
                    "hand_counted": (HAND_COUNTED, {"hand": 100}),
                    "already_counted": (ALREADY_COUNTED, {}),
                    "already_undone": (ALREADY_UNDONE, {}),
-                   "placed": (PLACED, {})}
+                   "placed": (PLACED, {}),
+                   "closed_after": (CLOSED_AFTER, {})}
     for reason, (sentence, values) in {**{key: (value, {}) for key, value in SENTENCES.items()},
                                        **board_words}.items():
         said = words.gettext(sentence) % values if values else words.gettext(sentence)

@@ -87,6 +87,23 @@ def test_the_late_missa_of_a_deal_left_counts_in_that_deal(new_phone, server):
     expect(late.locator("#notice")).to_contain_text("Compté dans la donne où il a été touché")
 
 
+def test_a_deal_closed_offline_over_the_other_phones_missa_says_so_after_the_taps_since(
+        new_phone, server):
+    """Offline, a Next deal and a Missa of the next deal; meanwhile the
+    other phone taps a Missa of deal 1. Back online, the Next deal closed
+    deal 1 with that Missa in it, and the board still says so once the
+    Missa sent after it is counted (its own answer says nothing)."""
+    game, away, other = _phones(new_phone, server)
+    go_offline(away)
+    _tap(away, "next_deal")
+    _tap(away, "missa.0")
+    _tap(other, "missa.1")
+    _back(away)
+    state = _state(other, server, game)
+    assert (state["scores"], state["deal"]) == ([1, 1], 2), state
+    expect(away.locator("#notice")).to_contain_text("La donne est close avec des touches")
+
+
 def test_an_undo_waiting_on_one_phone_takes_back_its_own_tap_while_the_other_taps(
         new_phone, server):
     """A wrong Missa for us, counted; offline, its Undo waits while the other

@@ -6,6 +6,7 @@ import pytest
 from scorekeeper.engine import replay
 from scorekeeper.engine.events import recorded_event
 from scorekeeper.engine.merge import (
+    AFTER,
     ANNOUNCED_OTHERWISE,
     APPLY,
     CHAIN_CLOSED,
@@ -90,6 +91,23 @@ def test_a_tap_of_a_deal_the_other_phone_left_is_placed_before_its_close():
     assert (decided.action, decided.seq) == (PLACE, 2)
     events = [recorded_event(e, GAME) for e in (hit(1, 1), ronda(0), NEXT, missa(1))]
     assert decided.state == replay(GAME, events)
+
+
+def test_a_close_that_had_not_seen_the_other_phones_taps_of_its_deal_says_so():
+    """A Missa and a Next deal, neither phone seeing the other's: whichever
+    reaches the server first, the Missa counts in the deal and the close
+    after it. The Missa arriving second is placed and said; so is the close
+    arriving second (the deal closed with taps its board had not shown)."""
+    assert merge_tap(GAME, log(("b", NEXT)), Tap("a", 0, missa(0))).action == PLACE
+    assert merge_tap(GAME, log(("a", missa(0))), Tap("b", 0, NEXT)).action == AFTER
+    count = {"type": "end_hand", "cards": [15, None]}
+    assert merge_tap(GAME, log(("a", missa(0))), Tap("b", 0, count)).action == AFTER
+    # Seen, its own, or matched with its own: nothing to say.
+    assert merge_tap(GAME, log(("a", missa(0))), Tap("b", 1, NEXT)).action == APPLY
+    matched = [Record(1, missa(0), "a", matched=("b",))]
+    assert merge_tap(GAME, matched, Tap("b", 0, NEXT)).action == APPLY
+    # The other phone's taps of a deal before the close's: not of its deal.
+    assert merge_tap(GAME, log(("a", missa(0)), ("b", NEXT)), Tap("b", 0, NEXT)).action == APPLY
 
 
 def test_the_phones_own_taps_after_its_seen_version_place_it_in_their_deal():

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from scorekeeper import engine
 from scorekeeper.engine import ScoringError
-from scorekeeper.engine.merge import DONE, PLACE, SAME
+from scorekeeper.engine.merge import AFTER, DONE, PLACE, SAME
 from scorekeeper.service import games, scoreboard
 from scorekeeper.storage import migrations
 from scorekeeper.storage.db import connect
@@ -25,6 +25,8 @@ GLANCE = 1.0  # what a board showed less than this before the touch was not seen
 # deal, the count: a phone away knows its deal by them). mixed: each event
 # tapped on one phone or both.
 MODES = ("redundant", "split", "mixed")
+# What a board says of a tap that counted (the rest it says are refusals).
+SAID = (SAME, DONE, PLACE, AFTER)
 
 
 def store():
@@ -207,7 +209,7 @@ def play(seed: int, mode: str, db=None, length: int = 24) -> Run:
         except ScoringError as refusal:
             said.append((name, index, events[index]["type"], str(refusal)))
             continue
-        if tapped.action in (SAME, DONE, PLACE):  # what the board says of it
+        if tapped.action in SAID:  # what the board says of it
             said.append((name, index, events[index]["type"], tapped.action))
         history.append((at, tapped.game.version))
     merged = games.load(db, game.id)

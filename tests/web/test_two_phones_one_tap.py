@@ -92,6 +92,22 @@ def test_a_missa_of_the_deal_the_other_phone_left_counts_in_its_deal(client):
     assert (state["deal"], state["scores"]) == (2, [2, 0])
 
 
+def test_a_next_deal_that_had_not_seen_the_other_phones_missa_says_so(client):
+    """The mirror of the Missa placed in the deal left: the Missa counts in
+    the deal and the Next deal after it whichever arrives first, and the
+    board of the one arriving second says so."""
+    client.set_cookie("lang", "fr")
+    board = start_game(client)
+    deal_one = _page(client, board)
+    _api(client, board, {"type": "missa", "side": 0})
+    closed = _tap(client, deal_one, "next_deal", headers={"X-Board": "1"})
+    assert closed.status_code == 200
+    assert ("La donne est close avec des touches d'un autre téléphone pas encore montrées "
+            "ici.") in _words(closed)
+    state = api_state(client, board)
+    assert (state["deal"], state["scores"]) == (2, [1, 0])
+
+
 def test_a_late_ronda_of_the_deal_left_is_that_deals(client):
     """The Ronda of deal 1, confirmed after the other phone's Next deal:
     deal 1's announcement, so deal 2 keeps its own."""

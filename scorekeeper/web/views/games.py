@@ -469,9 +469,12 @@ def _back_for_choice(error: ScoringError, back: str, draft: list, setup) -> str:
 
 def _said(action: str, undo: bool = False) -> str | None:
     """What the board says of a tap that another phone's record already did,
-    or that counted in a deal another phone had left."""
+    that counted in a deal another phone had left, or that closed a deal
+    holding another phone's taps its board had not shown."""
     if action == merge.PLACE:
         return sentence_of(RuleViolation(merge.PLACED))
+    if action == merge.AFTER:
+        return sentence_of(RuleViolation(merge.CLOSED_AFTER))
     if action not in (merge.SAME, merge.DONE):
         return None
     return sentence_of(RuleViolation(merge.ALREADY_UNDONE if undo else merge.ALREADY_COUNTED))
