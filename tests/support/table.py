@@ -95,6 +95,14 @@ def go_offline(page: Page, seconds: float = 5) -> None:
         time.sleep(0.02)
 
 
+def wait_for_engine(page: Page) -> None:
+    """Wait until the board's engine worker counts (docs/OFFLINE.md, "The
+    board counts by itself"): it starts after the page's load, once idle,
+    and fetches the engine's files, which a phone taken offline before then
+    never gets (its board then shows the counted score)."""
+    expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=15000)
+
+
 def go_online(page: Page) -> None:
     """The network back (after go_offline, or for a phone never away)."""
     page.context.unroute("**/*", _away)
