@@ -91,5 +91,5 @@
   engine.onerror = stop;
   engine.postMessage({ start: true, runtime: urls.engineRuntime, wasm: urls.engineWasm,
                        files: urls.engineFiles });
-  ronda.count = { show: show };
+  ronda.count = { show: show, counts: function () { return ready; } };
 }());

@@ -583,9 +583,11 @@
     var quiet = current.querySelector(".quiet-strip span");
     if (!quiet) { return; }
     var labels = queued.map(function (entry) { return entry.label; });
+    // Counted by the phone (count.js), they are in the score, not yet stored.
+    var sentence = text(ronda.count && ronda.count.counts() ? "waiting-list-counted" : "waiting-list");
     var said = function (from) {
       var list = labels.slice(from).join(text("list-sep"));
-      return text("waiting-list").replace("{list}", from ? "…" + text("list-sep") + list : list);
+      return sentence.replace("{list}", from ? "…" + text("list-sep") + list : list);
     };
     var from = 0;
     shows(quiet, said(from));

@@ -50,17 +50,22 @@ def tap_while_away(page, *names) -> None:
         wait_past_double_tap(page)
 
 
+def away_with(page, server, *names) -> None:
+    """A new game's board, its engine ready, taken offline; `names` tapped there."""
+    open_game(page, server=server)
+    wait_for_engine(page)
+    go_offline(page)
+    tap_while_away(page, *names)
+    expect(page.locator("html")).to_have_attribute("data-outbox", str(len(names)))
+
+
 def expect_stored(page, version: int) -> None:
     expect(page.locator("#board")).to_have_attribute("data-version", str(version), timeout=SEND_MS)
     expect(page.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
 
 
 def test_offline_the_board_counts_the_waiting_taps_as_the_server_then_does(phone, table_server):
-    open_game(phone, server=table_server)
-    wait_for_engine(phone)
-    go_offline(phone)
-    tap_while_away(phone, "Missa pour Nous", "1 Bount pour Nous", "5 Khamsa pour Eux")
-    expect(phone.locator("html")).to_have_attribute("data-outbox", "3")
+    away_with(phone, table_server, "Missa pour Nous", "1 Bount pour Nous", "5 Khamsa pour Eux")
     # The engine's count: the Missa scores, the chain's hits wait for its end.
     expect_scores(phone, 1, 0)
     expect(phone.locator(".needs")).to_have_text([f"encore 32 {UNSTORED}", f"encore 33 {UNSTORED}"])
@@ -82,14 +87,10 @@ def test_offline_the_board_counts_the_waiting_taps_as_the_server_then_does(phone
 
 
 def test_nothing_is_guessed_for_a_waiting_tap_the_engine_refuses_nor_after_it(phone, table_server):
-    open_game(phone, server=table_server)
-    wait_for_engine(phone)
-    go_offline(phone)
     # A Khamsa with no Bount before it: the engine refuses it; the Missa
     # after it is not counted either (it may mean something else once the
     # server has judged the Khamsa).
-    tap_while_away(phone, "Missa pour Nous", "5 Khamsa pour Eux", "Missa pour Eux")
-    expect(phone.locator("html")).to_have_attribute("data-outbox", "3")
+    away_with(phone, table_server, "Missa pour Nous", "5 Khamsa pour Eux", "Missa pour Eux")
     expect(phone.locator(".needs")).to_have_text([f"encore 32 {UNSTORED}", f"encore 33 {UNSTORED}"])
     expect_scores(phone, 1, 0)
     go_online(phone)
