@@ -17,9 +17,9 @@
   var words = JSON.parse(urls.countWords);
   var engine = null;
   var ready = false;
-  var asked = null;  // { id, key } of the last question
+  var asked = null;  // { id, key, version, events } of the last question
   var questions = 0;
-  var counted = null;  // { key, answer }: the engine's count of the taps that wait
+  var counted = null;  // the question last answered, with its `answer`
 
   // On the root, as the screen kept awake is (data-awake): "ready" once
   // the engine counts, "off" where it could not start.
@@ -39,7 +39,8 @@
     } else if (message.id === undefined) {
       stop();  // it could not start
     } else if (asked && message.id === asked.id && message.answer) {
-      counted = { key: asked.key, answer: message.answer };
+      counted = asked;
+      counted.answer = message.answer;
       ronda.outbox.render();
     }
   }
@@ -56,9 +57,21 @@
     }
     if (!asked || asked.key !== key) {
       questions += 1;
-      asked = { id: questions, key: key };
+      asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
       engine.postMessage({ id: questions, game: JSON.parse(game), events: events });
     }
+    // Until it answers, the last count stands where the server has since
+    // stored its first taps, and nothing else: it is the same game (each tap
+    // judged by the same engine), where the server's board alone would show
+    // the score without the taps still waiting for a moment.
+    if (counted && storedSince(counted, asked)) { paintCount(current, counted.answer); }
+  }
+
+  function storedSince(before, now) {
+    var stored = now.version - before.version;
+    return stored > 0 && before.answer.counted === before.events.length &&
+      before.events.length - stored === now.events.length &&
+      JSON.stringify(before.events.slice(stored)) === JSON.stringify(now.events);
   }
 
   function paintCount(current, answer) {

@@ -44,6 +44,17 @@ def phone(browser, table_server):
     context.close()
 
 
+# The scores of every frame the page draws from now on.
+EVERY_FRAME = """() => {
+  const shown = window.framesShown = [];
+  const look = () => {
+    shown.push(Array.from(document.querySelectorAll('.points'), p => p.textContent).join(' '));
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
 def tap_while_away(page, *names) -> None:
     for name in names:
         page.get_by_role("button", name=name, exact=True).tap()
@@ -76,9 +87,13 @@ def test_offline_the_board_counts_the_waiting_taps_as_the_server_then_does(phone
     expect_scores(phone, 1, 5)
     expect(phone.locator(".status-text span").first).to_have_text("Manche 1 · Donne 2/6")
     expect(phone.locator(".needs")).to_have_text([f"encore 32 {UNSTORED}", f"encore 28 {UNSTORED}"])
+    phone.evaluate(EVERY_FRAME)
     go_online(phone)
     expect_stored(phone, 4)
-    # The server's board: the same count, stored.
+    # The server's board: the same count, stored; and while the taps were
+    # sent one by one, no frame showed a score between (the server's board
+    # with some of them, before the count of the others came back).
+    assert set(phone.evaluate("window.framesShown")) == {"1 5"}
     expect_scores(phone, 1, 5)
     expect(phone.locator(".needs")).to_have_text(["encore 32", "encore 28"])
     expect(phone.locator(".status-text span").first).to_have_text("Manche 1 · Donne 2/6")
