@@ -55,6 +55,14 @@ EVERY_FRAME = """() => {
 }"""
 
 
+# Every control's and score line's box; the score lines whose words are cut.
+BOXES = """() => Array.from(document.querySelectorAll('#board button, #board .needs'),
+                          node => JSON.stringify(node.getBoundingClientRect()))"""
+CUT = """() => Array.from(document.querySelectorAll('.needs')).filter(
+  node => node.scrollHeight > node.clientHeight + 1 || node.scrollWidth > node.clientWidth)
+  .map(node => node.innerText)"""
+
+
 def tap_while_away(page, *names) -> None:
     for name in names:
         page.get_by_role("button", name=name, exact=True).tap()
@@ -132,3 +140,21 @@ def test_a_board_whose_engine_could_not_start_shows_the_counted_score(phone, tab
     go_online(phone)
     expect_stored(phone, 1)
     expect_scores(phone, 1, 0)
+
+
+def test_the_mark_is_read_whole_under_three_narrow_scores(browser, table_server):
+    context = table_phone(browser, table_server, viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    try:
+        open_game(page, players=3, names=("Nous", "Eux", "Karim"), server=table_server)
+        before = page.evaluate(BOXES)
+        wait_for_engine(page)
+        go_offline(page)
+        tap_while_away(page, "Missa pour Nous")
+        expect(page.locator(".needs")).to_have_text([f"encore 32 {UNSTORED}",
+                                                     f"encore 33 {UNSTORED}",
+                                                     f"encore 33 {UNSTORED}"])
+        assert page.evaluate(CUT) == []
+        assert page.evaluate(BOXES) == before  # nothing moved
+    finally:
+        context.close()
