@@ -14,6 +14,7 @@ from scorekeeper.engine import (
     Setup,
     State,
     apply,
+    new_game,
     parse_event,
     rules_from_spec,
 )
@@ -29,8 +30,11 @@ def game_data(state):
     # after it read (the count starts a fold from here), and the page
     # carries words and nothing else of the log.
     snapshot.update(gains=[], notes=[])
+    # Every board page carries it: only what differs from a new game.
+    new = new_game(setup).snapshot()
     return {"sides": list(setup.sides), "players": setup.players, "rules": rules_spec(setup.rules),
-            "first_dealer": setup.first_dealer, "state": snapshot}
+            "first_dealer": setup.first_dealer,
+            "state": {key: value for key, value in snapshot.items() if value != new[key]}}
 
 
 def rules_spec(rules):
@@ -48,7 +52,9 @@ def start(game):
     """The game as the board shows it, from its plain data (game_data)."""
     setup = Setup(tuple(game["sides"]), game["players"], rules_from_spec(game["rules"]),
                   game["first_dealer"])
-    return State.from_snapshot(game["state"], setup)
+    snapshot = new_game(setup).snapshot()
+    snapshot.update(game["state"])
+    return State.from_snapshot(snapshot, setup)
 
 
 def count(game, events):

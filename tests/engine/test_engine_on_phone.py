@@ -11,12 +11,13 @@ compared the same way.
 
 import json
 import os
+from dataclasses import replace
 
 import pytest
 
 from scorekeeper.engine import Setup, new_game, rules_from_spec
 from scorekeeper.phone import board_files, field_lists, phone_files
-from scorekeeper.phone.count import count, game_data
+from scorekeeper.phone.count import count, game_data, start
 from support import phone_engine
 from support.phone_engine import fold_on_phone, random_game, replay_taken, run_on_phone
 from support.phone_fold import fold
@@ -107,3 +108,15 @@ def test_the_boards_count_on_the_phone_is_cpythons():
     assert phone == json.loads(json.dumps(here))
     # Counts that stop at a refusal, and counts that go to the end.
     assert {one["counted"] < len(it["events"]) for one, it in zip(here, asked)} == {True, False}
+
+
+def test_the_boards_data_reads_back_as_the_game_it_shows():
+    """game_data (what a board page carries) read back by start (on the
+    phone): the same state, less what its last event scored."""
+    for seed in range(COUNTS):
+        game = random_game(seed, LENGTH)
+        setup = Setup(tuple(game["sides"]), game["players"], rules_from_spec(game["rules"]),
+                      game["first_dealer"])
+        state = replay_taken(new_game(setup), game["events"])
+        data = json.loads(json.dumps(game_data(state)))  # as the page carries it
+        assert start(data) == replace(state, gains=()), f"game seed {seed}"
