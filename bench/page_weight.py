@@ -16,6 +16,11 @@ Each resource is then asked for again, once as is and once with
 gzip would make of each file is recorded too). Any request to another host
 than the server counts against the target.
 
+The board's own count (its script, its engine worker, MicroPython's runtime
+and the engine's files: docs/OFFLINE.md, "The board counts by itself") is fetched after the
+page's load, once the phone is idle, at addresses cached for good: it is
+reported apart (`engine_*`), not in the first page's count.
+
 Afterwards, the script's first poll of the game's version (every 1.5 s
 while the board is open) is recorded apart: it is not part of the load.
 """
@@ -44,6 +49,7 @@ HEAD_LINKS = {"manifest", "icon", "apple-touch-icon"}
 TAPS = [{"type": "missa", "side": 0}, {"type": "next_deal"}, {"type": "missa", "side": 1},
         {"type": "hit", "side": 1, "value": 1}]
 POLL_WAIT_MS = 2000
+ENGINE_PATHS = ("/phone/", "/static/vendor/micropython/", "/static/board/count.js")
 
 
 class HeadLinks(HTMLParser):
@@ -82,6 +88,10 @@ def sizes_of(url: str) -> dict:
     }
 
 
+def _engine(url: str) -> bool:
+    return urlsplit(url).path.startswith(ENGINE_PATHS)
+
+
 def one_load(browser, base: str, game_path: str) -> dict:
     context = browser.new_context(**PHONE, base_url=base)  # a new context: an empty cache
     try:
@@ -91,10 +101,11 @@ def one_load(browser, base: str, game_path: str) -> dict:
         page.on("requestfailed", lambda request: failed.append(request))
         page.goto(game_path, wait_until="load")
         page.wait_for_load_state("networkidle")
-        loaded = list(finished)
+        loaded = [r for r in finished if not _engine(r.url)]
         html = page.content()
         page.wait_for_timeout(POLL_WAIT_MS)
-        later = finished[len(loaded):]
+        later = [r for r in finished if not _engine(r.url)][len(loaded):]
+        engine = [r for r in finished if _engine(r.url)]
         observed = []
         for request in loaded:
             response = request.response()
@@ -110,6 +121,8 @@ def one_load(browser, base: str, game_path: str) -> dict:
         poll = [{"url": r.url, "transferred_bytes": r.sizes()["responseBodySize"]
                  + r.sizes()["responseHeadersSize"]} for r in later]
         failures = [r.url for r in failed]
+        engine_bytes = sum(r.sizes()["responseBodySize"] + r.sizes()["responseHeadersSize"]
+                           for r in engine)
     finally:
         context.close()
 
@@ -144,6 +157,8 @@ def one_load(browser, base: str, game_path: str) -> dict:
         "html_gzip_bytes": resources[page_url]["gzip_bytes"] if page_url in resources else None,
         "install_icons_bytes": sum(r["raw_bytes"] for r in install),
         "poll_transferred_bytes": poll[0]["transferred_bytes"] if poll else None,
+        "engine_requests": len(engine),
+        "engine_transferred_bytes": engine_bytes,
         "resources": list(resources.values()),
         "install_icons": install,
         "poll": poll,
@@ -161,7 +176,7 @@ def measure(repeats: int) -> Row:
             runs.append(one_load(browser, server.url, f"/games/{game['id']}"))
     keys = ("requests", "requests_by_chromium", "other_hosts", "failed", "raw_bytes",
             "gzip_bytes", "transferred_bytes_by_chromium", "html_gzip_bytes",
-            "install_icons_bytes")
+            "install_icons_bytes", "engine_requests", "engine_transferred_bytes")
     figures = {key: median([run[key] for run in runs]) for key in keys}
     # Any request to another host in any load counts.
     figures["other_hosts"] = max(run["other_hosts"] for run in runs)
@@ -186,7 +201,9 @@ def measure(repeats: int) -> Row:
         f"Chromium, {figures['transferred_bytes_by_chromium'] / 1000:.1f} KB transferred with "
         f"headers; the rest named in the page's head), {figures['other_hosts']} to other hosts; "
         f"KB gzip: {parts}; installing adds the manifest's icons "
-        f"({figures['install_icons_bytes'] / 1000:.1f} KB)"
+        f"({figures['install_icons_bytes'] / 1000:.1f} KB); after the load, once idle, the "
+        f"board's engine: {figures['engine_requests']} requests, "
+        f"{figures['engine_transferred_bytes'] / 1000:.1f} KB transferred"
     )
     return Row(measured, checks, figures, runs)
 

@@ -67,6 +67,17 @@ class ToWin:
     tied: bool
     at_hand_end: bool
 
+    @property
+    def standing(self) -> str:
+        """Which of a board's lines says it: "ahead" (wins at the count),
+        "tied_at_count" (the count decides), "tied" (one more wins) or
+        "behind" (needs `points`)."""
+        if self.points == 0:
+            return "ahead"
+        if self.tied:
+            return "tied_at_count" if self.at_hand_end else "tied"
+        return "behind"
+
 
 def to_win(state: State) -> tuple[ToWin, ...]:
     """Each side's ToWin in a game that is not over."""

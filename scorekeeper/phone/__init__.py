@@ -47,3 +47,10 @@ def phone_files() -> dict[str, str]:
     for path in sorted(root.glob("*.py")):
         files[f"scorekeeper/engine/{path.name}"] = path.read_text(encoding="utf-8")
     return files
+
+
+def board_files() -> dict[str, str]:
+    """What the board's engine worker loads: the engine's phone files and the
+    board's count (`board_count`, count.py), which the worker calls."""
+    return {**phone_files(), "board_count.py": (Path(__file__).parent / "count.py").read_text(
+        encoding="utf-8")}

@@ -10,7 +10,17 @@ from . import api
 from .guard import access, phones_cli, security
 from .guard.secret import load_or_create_secret
 from .pages import resume, template_helpers
-from .plumbing import assets, backup_cli, compress, db, errors, service_worker, slim, startup
+from .plumbing import (
+    assets,
+    backup_cli,
+    compress,
+    db,
+    errors,
+    phone_engine,
+    service_worker,
+    slim,
+    startup,
+)
 from .plumbing.app_request import Request
 from .plumbing.app_response import Response
 from .wording import describe, i18n
@@ -76,6 +86,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)
     compress.init_app(app)  # gzip for the clients that accept it
     slim.init_app(app)  # the static view serves the script and style sheet without comments
+    phone_engine.init_app(app)  # the engine's files for the board's own count, offline
     service_worker.init_app(app)  # /sw.js: the board kept for a reload while the server is away
     template_helpers.init_app(app)  # every template filter and global
     resume.init_app(app)

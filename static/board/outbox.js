@@ -188,7 +188,10 @@
       // (`version`, the board's plus their number: the game it predicts).
       version: shown + queued.length, ahead: queued.length, board: shown,
       waited: link === "lost" || queued.some(function (other) { return other.waited; }),
-      scores: null
+      scores: null,
+      // The event it posts, as the board's button says it (data-event): the
+      // board's own count folds it while it waits.
+      event: submitter && submitter.dataset.event ? JSON.parse(submitter.dataset.event) : null
     };
     var phone = device();
     entry.fields.forEach(function (field) { if (field[0] === "device" && phone) { field[1] = phone; } });
@@ -514,6 +517,7 @@
       loosen(current);
       relabelUndo(current, queued);
       listWaiting(current, queued);
+      showCounted(current, queued);
     }
     showRefusal(refused);
   }
@@ -545,6 +549,7 @@
       node.removeAttribute("aria-disabled");
       node.removeAttribute("data-off-waiting");
     });
+    if (current.hasAttribute("data-counted")) { current.removeAttribute("data-counted"); }
     var scores = current.querySelector(".scores.pending");
     if (scores) {
       scores.classList.remove("pending");
@@ -600,9 +605,11 @@
     var quiet = current.querySelector(".quiet-strip span");
     if (!quiet) { return; }
     var labels = queued.map(function (entry) { return entry.label; });
+    // Counted by the phone (count.js), they are in the score, not yet stored.
+    var sentence = text(ronda.count && ronda.count.counts() ? "waiting-list-counted" : "waiting-list");
     var said = function (from) {
       var list = labels.slice(from).join(text("list-sep"));
-      return text("waiting-list").replace("{list}", from ? "…" + text("list-sep") + list : list);
+      return sentence.replace("{list}", from ? "…" + text("list-sep") + list : list);
     };
     var from = 0;
     shows(quiet, said(from));
@@ -689,6 +696,16 @@
     });
   }
 
+  // The board's own count of the taps that wait (count.js, which the page
+  // loads after its first paint): a tap it cannot name as an event (an
+  // Undo, a count typed in its sheet, one refused) goes as null.
+  function showCounted(current, queued) {
+    if (!ronda.count) { return; }
+    ronda.count.show(current, queued.filter(records).map(function (entry) {
+      return entry.refused || undoes(entry) ? null : entry.event || null;
+    }));
+  }
+
   // A refused tap: which one, why, what waits after it, and the scorer's choice.
   function showRefusal(queued) {
     if (!queued) {
@@ -769,7 +786,22 @@
     ronda.board.refresh();
   }
 
-  ronda.outbox = { take: take, paintFirst: paintFirst };
+  // Only where a worker can run the engine: elsewhere the board shows
+  // the counted score while taps wait.
+  function loadCount() {
+    var template = texts();
+    var current = board();
+    if (!template || !template.dataset.engineCount || !current || !current.dataset.engine ||
+        !window.Worker || typeof WebAssembly !== "object") {
+      return;
+    }
+    var script = document.createElement("script");
+    script.src = template.dataset.engineCount;
+    document.head.appendChild(script);
+  }
+
+  ronda.outbox = { take: take, paintFirst: paintFirst, render: render,
+                   paint: { set: set, escaped: escaped, showScores: showScores, showsHtml: showsHtml } };
   ronda.link = { reached: reached, unreachable: unreachable, behind: behind,
                  lost: function () { return link === "lost"; } };
 
@@ -791,5 +823,13 @@
     window.addEventListener("online", function () { ronda.board.poll(); });
     render();
     if (ours(load()).length) { ronda.board.run(flush); }
+    // The board's own count, after the first paint, once the phone is
+    // idle: nothing of it on the way to the board.
+    var idle = window.requestIdleCallback || function (run) { setTimeout(run, 200); };
+    if (document.readyState === "complete") {
+      idle(loadCount);
+    } else {
+      window.addEventListener("load", function () { idle(loadCount); });
+    }
   }
 }());

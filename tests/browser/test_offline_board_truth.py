@@ -1,7 +1,8 @@
-"""While the Wi-Fi is down the board says what is counted, all of it, and
-nothing half-guessed (a half-guess showed the table a score that was neither
-the server's nor its own); a tap on its way shows its score and what each
-side then needs together; a waiting tap is named as the log will name it."""
+"""While the Wi-Fi is down the board shows the phone's own count of all the
+waiting taps, score, needs and deal together, and nothing half-guessed (a
+half-guess showed the table a score that was neither the server's nor its
+own); a tap on its way shows its score and what each side then needs
+together; a waiting tap is named as the log will name it."""
 
 from playwright.sync_api import expect
 
@@ -20,24 +21,28 @@ def _tap(page, name):
     wait_past_double_tap(page)
 
 
-def test_taps_waiting_offline_leave_the_counted_board_whole(new_phone):
+def test_taps_waiting_offline_are_counted_by_the_phone_all_together(new_phone):
     phone = new_phone(viewport={"width": 360, "height": 640})
     open_game(phone)
     go_offline(phone)
     for name in ("Missa pour Nous", "Missa pour Nous", "Donne suivante"):
         _tap(phone, name)
     expect(phone.locator("#link-state")).to_contain_text("3 touches en attente, gardées ici")
-    # Score, needs and deal are the server's, together: none of the three taps guessed.
-    expect_scores(phone, 0, 0)
-    expect(phone.locator(".needs")).to_have_text(["encore 33", "encore 33"])
-    expect(phone.locator(".status-text")).to_contain_text("Donne 1/6")
-    expect(phone.locator(".scores")).not_to_have_class("scores pending")
+    # Score, needs and deal are the phone's own count of all three, together,
+    # each marked as not yet stored.
+    expect_scores(phone, 2, 0)
+    expect(phone.locator(".needs")).to_have_text(["encore 31 pas encore enregistré",
+                                                  "encore 33 pas encore enregistré"])
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6")
+    expect(phone.locator(".scores")).to_have_class("scores pending")
     # The last waiting tap, in the log's words, as it will read once sent.
     expect(phone.locator(".undo-what")).to_have_text("Annuler : Donne suivante")
     go_online(phone)
-    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
+    expect(phone.locator("html")).not_to_have_attribute("data-outbox", "3", timeout=8000)
+    expect(phone.locator(".needs")).to_have_text(["encore 31", "encore 33"], timeout=8000)
+    expect(phone.locator(".status-text")).to_contain_text("Donne 2/6")
     expect_scores(phone, 2, 0)
-    expect(phone.locator(".needs")).to_have_text(["encore 31", "encore 33"])
+    expect(phone.locator(".scores")).to_have_class("scores")
 
 
 def test_a_waiting_missa_is_named_as_the_log_names_it(new_phone):

@@ -1,5 +1,5 @@
-"""Offline, the connection box leaves the header's deal line in
-sight and moves nothing, and the board lists the waiting taps in words (a
+"""Offline, the connection box leaves the header's deal line (as the
+phone counts the waiting taps) in sight and moves nothing, and the board lists the waiting taps in words (a
 waiting Next deal, a second Missa), so no one taps them again."""
 
 import pytest
@@ -14,11 +14,11 @@ from support.table import (
     wait_past_double_tap,
 )
 
-WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, hors du score : ",
+WORDS = {"fr": ("Donne suivante", "Missa pour Nous", "Donne 1/6", "En attente, pas encore enregistrées : ",
                 "Donne suivante, Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069"),
-         "en": ("Next deal", "Missa for Nous", "Deal 1/6", "Waiting, not yet counted: ",
+         "en": ("Next deal", "Missa for Nous", "Deal 1/6", "Waiting, not yet stored: ",
                 "Next deal, Missa · \u2068Nous\u2069, Missa · \u2068Nous\u2069"),
-         "ar": (None, None, "1/6", "في الانتظار، لم يُحتسب بعد: ", None)}
+         "ar": (None, None, "1/6", "في الانتظار، لم تُحفظ بعد: ", None)}
 
 BOXES = """() => [...document.querySelectorAll(
   '#board button, #board a.button, #board .status-text span, #board .strip')].map(
@@ -48,7 +48,8 @@ def test_offline_the_deal_line_shows_and_the_waiting_taps_are_listed(
     _tap(phone, next_deal)
     expect(phone.locator("#link-state")).to_be_visible()
     assert phone.evaluate(UNCOVERED)
-    expect(phone.locator(".status-text")).to_contain_text(deal)
+    # The deal line as the phone counts the waiting Next deal.
+    expect(phone.locator(".status-text")).to_contain_text(deal.replace("1/", "2/"))
     strip = phone.locator(".announce-slot .quiet-strip")
     expect(strip).to_have_text(waiting + next_deal)
     _tap(phone, missa)
@@ -87,9 +88,9 @@ def test_a_second_next_deal_seen_waiting_is_taken_back_and_the_game_goes_to_deal
     _tap(phone, "Donne suivante")
     _tap(phone, "Donne suivante")
     strip = phone.locator(".announce-slot .quiet-strip")
-    expect(strip).to_have_text("En attente, hors du score : Donne suivante, Donne suivante")
+    expect(strip).to_have_text("En attente, pas encore enregistrées : Donne suivante, Donne suivante")
     phone.locator(".undo-button").tap()
-    expect(strip).to_have_text("En attente, hors du score : Donne suivante")
+    expect(strip).to_have_text("En attente, pas encore enregistrées : Donne suivante")
     go_online(phone)
     expect(phone.locator(".status-text")).to_contain_text("Donne 2/6", timeout=8000)
     expect(phone.locator("html")).not_to_have_attribute("data-outbox", "1", timeout=8000)
@@ -110,7 +111,7 @@ def test_many_waiting_taps_keep_the_newest_in_sight(new_phone, screenshot):
     expect(phone.locator("html")).to_have_attribute("data-outbox", "7")
     words = phone.locator(".announce-slot .quiet-strip span")
     said = words.inner_text()
-    assert said.startswith("En attente, hors du score : …, "), said
+    assert said.startswith("En attente, pas encore enregistrées : …, "), said
     assert said.endswith("Missa · \u2068Eux\u2069, Donne suivante"), said  # the newest, whole
     assert not words.evaluate("e => e.scrollHeight > e.clientHeight + 1")  # nothing cut
     screenshot(phone, "offline-many-waiting")

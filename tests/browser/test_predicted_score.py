@@ -4,7 +4,7 @@ and a tap the server cannot take yet keeps its score, marked, until it counts.""
 
 from playwright.sync_api import expect
 
-from support.table import expect_scores, open_game, tap, wait_past_double_tap
+from support.table import expect_scores, open_game, tap, wait_for_engine, wait_past_double_tap
 
 
 def test_the_new_score_shows_before_the_server_answers_then_is_confirmed(phone):
@@ -37,6 +37,7 @@ def second_missa_answered(phone, status: int, sentence: str) -> None:
     with `status` and an error page saying `sentence`."""
     open_game(phone)
     tap(phone, "Missa pour Eux")
+    wait_for_engine(phone)  # the board's own count ready: what a waiting tap shows is known
     phone.route(TAPS, lambda route: route.fulfill(
         status=status, content_type="text/html", body=f'<p role="alert">{sentence}</p>'))
     wait_past_double_tap(phone)  # a second Missa, not a double tap on the first
@@ -54,10 +55,11 @@ def test_a_tap_the_server_cannot_take_yet_waits_then_counts(phone):
     second_missa_answered(phone, 503, "Le registre des scores est injoignable.")
     notice = phone.locator("#link-state")
     expect(notice).to_contain_text("Le serveur ne peut pas prendre les touches pour l'instant")
-    expect(notice).to_contain_text("1 touche en attente, non comptée")
-    # While it waits, the board shows what is counted, as the notice says.
-    expect_scores(phone, 0, 1)
-    expect(phone.locator(".scores")).to_have_class("scores")
+    expect(notice).to_contain_text("1 touche en attente")
+    # While it waits, the board shows the phone's own count of it, marked.
+    expect_scores(phone, 0, 2)
+    expect(phone.locator(".scores")).to_have_class("scores pending")
+    expect(phone.locator(".needs").last).to_contain_text("pas encore enregistré")
     phone.unroute(TAPS)  # the store is back: the next poll sends it
     expect(phone.locator("#board")).to_have_attribute("data-version", "2", timeout=8000)
     expect(phone.locator(".scores")).to_have_class("scores")

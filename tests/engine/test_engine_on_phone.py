@@ -5,22 +5,27 @@ Seeded random games of every event type and house rule go through
 phone_fold.py on both Pythons; the state after every event (its plain-data
 snapshot), or the refusal, must be the same, and so must what a board shows
 of the game (its timeline and what each side needs to win). A divergence names the game's
-seed and the event.
+seed and the event. The board's own count (scorekeeper/phone/count.py) is
+compared the same way.
 """
 
 import json
 import os
+from dataclasses import replace
 
 import pytest
 
-from scorekeeper.phone import field_lists, phone_files
+from scorekeeper.engine import Setup, new_game, rules_from_spec
+from scorekeeper.phone import board_files, field_lists, phone_files
+from scorekeeper.phone.count import count, game_data, start
 from support import phone_engine
-from support.phone_engine import fold_on_phone, random_game, run_on_phone
+from support.phone_engine import fold_on_phone, random_game, replay_taken, run_on_phone
 from support.phone_fold import fold
 
 # `make check` folds fewer (PHONE_GAMES), as it sends the fuzzers fewer requests.
 GAMES = int(os.environ.get("PHONE_GAMES", "300"))
 LENGTH = 100
+COUNTS = 60
 
 
 def test_the_phone_folds_every_event_as_cpython_does():
@@ -65,3 +70,53 @@ def test_without_node_the_test_fails_and_says_why(monkeypatch):
     monkeypatch.setattr(phone_engine.shutil, "which", lambda name: None)
     with pytest.raises(AssertionError, match="node is needed"):
         run_on_phone("print(1)\n")
+
+
+def taken(state, events: list[dict]) -> list[dict]:
+    """The events of `events` the engine takes, one after the other from `state`."""
+    kept = []
+    for event in events:
+        after = replay_taken(state, [event])
+        if after is not state:
+            kept.append(event)
+            state = after
+    return kept
+
+
+def test_the_boards_count_on_the_phone_is_cpythons():
+    """The board's own count (scorekeeper/phone/count.py): a game's state at
+    some event as a board gives it (game_data), the events after it folded
+    on the phone as on CPython, to the first one refused."""
+    asked = []
+    for seed in range(COUNTS):
+        game = random_game(seed, LENGTH)
+        setup = Setup(tuple(game["sides"]), game["players"], rules_from_spec(game["rules"]),
+                      game["first_dealer"])
+        cut = len(game["events"]) // 2
+        state = replay_taken(new_game(setup), game["events"][:cut])
+        rest = game["events"][cut:]
+        if seed % 2:  # only the events the engine takes: the count goes to the end
+            rest = taken(state, rest)
+        asked.append({"game": game_data(state), "events": rest})
+    here = [count(one["game"], one["events"]) for one in asked]
+    printed = run_on_phone("import json, board_count\n"
+                           "for one in json.load(open('/app/asked.json')):\n"
+                           "    print(board_count.answer(json.dumps(one)))\n",
+                           {"asked.json": json.dumps(asked),
+                            "board_count.py": board_files()["board_count.py"]})
+    phone = [json.loads(line) for line in printed.splitlines()]
+    assert phone == json.loads(json.dumps(here))
+    # Counts that stop at a refusal, and counts that go to the end.
+    assert {one["counted"] < len(it["events"]) for one, it in zip(here, asked)} == {True, False}
+
+
+def test_the_boards_data_reads_back_as_the_game_it_shows():
+    """game_data (what a board page carries) read back by start (on the
+    phone): the same state, less what its last event scored."""
+    for seed in range(COUNTS):
+        game = random_game(seed, LENGTH)
+        setup = Setup(tuple(game["sides"]), game["players"], rules_from_spec(game["rules"]),
+                      game["first_dealer"])
+        state = replay_taken(new_game(setup), game["events"])
+        data = json.loads(json.dumps(game_data(state)))  # as the page carries it
+        assert start(data) == replace(state, gains=()), f"game seed {seed}"

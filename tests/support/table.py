@@ -76,6 +76,11 @@ _REACHES = """() => Promise.all(['GET', 'POST'].map(method => fetch(
     .then(() => true, () => false))).then(reached => reached.some(Boolean))"""
 
 
+# Whether the page's board will count its waiting taps (outbox.js, loadCount).
+_COUNTS = """() => !!document.querySelector('#board[data-engine]') && !!window.Worker &&
+    typeof WebAssembly === 'object' && !!document.querySelector('#outbox-texts[data-engine-count]')"""
+
+
 def _away(route) -> None:
     route.abort("internetdisconnected")
 
@@ -86,13 +91,26 @@ def go_offline(page: Page, seconds: float = 5) -> None:
     server now and then on a loaded machine (its network service applies
     the state on its own time, even after a request of the page had failed):
     every request of the phone is also aborted before it leaves, as the
-    browser fails it offline."""
+    browser fails it offline. A board first has its own count ready (or
+    known to be off), so that what it shows while away does not depend on
+    how fast the phone was (wait_for_engine)."""
+    if page.evaluate(_COUNTS):
+        expect(page.locator("html")).to_have_attribute("data-engine", re.compile("."),
+                                                       timeout=15000)
     page.context.set_offline(True)
     page.context.route("**/*", _away)
     deadline = time.monotonic() + seconds
     while page.evaluate(_REACHES):
         assert time.monotonic() < deadline, "the phone still reaches the server"
         time.sleep(0.02)
+
+
+def wait_for_engine(page: Page) -> None:
+    """Wait until the board's engine worker counts (docs/OFFLINE.md, "The
+    board counts by itself"): it starts after the page's load, once idle,
+    and fetches the engine's files, which a phone taken offline before then
+    never gets (its board then shows the counted score)."""
+    expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=15000)
 
 
 def go_online(page: Page) -> None:

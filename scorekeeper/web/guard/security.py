@@ -19,6 +19,13 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "form-action 'self'",
 ])
 
+# The board's engine worker runs the phone's Python, a WebAssembly module,
+# which a policy must allow by name; only that worker's script gets it (a
+# worker keeps the policy its script came with), never a page.
+ENGINE_WORKER_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+ENGINE_WORKER_PATH = "/phone/engine-worker."
+
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -40,6 +47,10 @@ class HeadersOnEveryResponse:
         def start(status, headers, exc_info=None):
             present = {name.lower() for name, _ in headers}  # a view may set a stricter one
             missing = [(n, v) for n, v in HEADERS.items() if n.lower() not in present]
+            if status.startswith("200") and environ.get("PATH_INFO", "").startswith(
+                    ENGINE_WORKER_PATH):
+                missing = [(n, ENGINE_WORKER_POLICY if n == "Content-Security-Policy" else v)
+                           for n, v in missing]
             return start_response(status, list(headers) + missing, exc_info)
 
         try:

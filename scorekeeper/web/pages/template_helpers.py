@@ -17,8 +17,9 @@ from markupsafe import Markup, escape
 
 from ...engine import RANKS, RULE_KEYS
 from ...engine.limits import LIMITS
+from ...phone.count import game_data
 from ...service.nights import Tie
-from ..plumbing import assets
+from ..plumbing import assets, phone_engine
 from ..wording import describe, i18n, rule_texts
 from ..wording.translate import gettext
 from . import charts, forms
@@ -133,7 +134,7 @@ FILTERS = {
     "rule_label": rule_texts.label,
     "rule_value": lambda value, key: rule_texts.value_text(key, value),
     "rules_summary": rule_texts.summary, "preset_name": rule_texts.preset_name,
-    "counts_text": counts_text,
+    "counts_text": counts_text, "game_data": game_data,
     **{function.__name__: function for function in (
         describe.kind_name, describe.hit_call, describe.rank_name, describe.event_text,
         describe.points_text, describe.side_points, describe.score_text, describe.score_number,
@@ -156,6 +157,9 @@ def init_app(app: Flask) -> None:
         qr_data_uri=lambda url: charts.qr_code(url, scale=4, border=2)[0],
         RANKS=RANKS, RANK_NAMES=describe.RANK_NAMES,
         RULE_KEYS=RULE_KEYS, board_timings=board_timings, manifest_of=manifest_of,
+        engine_worker_url=phone_engine.worker_url, engine_files_url=phone_engine.files_url,
+        engine_count_script=phone_engine.COUNT_SCRIPT,
+        to_win_words=describe.to_win_words,
         # A call, not `["", ""]|join_list`: Jinja computes a filter of constants
         # once, when it compiles the template, in no request's language.
         list_separator=lambda: i18n.join_list(["", ""]),

@@ -13,7 +13,7 @@ import io
 from functools import lru_cache, wraps
 from pathlib import Path
 
-from flask import Flask, current_app, send_file, url_for
+from flask import Flask, current_app, request, send_file, url_for
 
 ONE_YEAR = 365 * 24 * 3600
 
@@ -81,8 +81,12 @@ def init_app(app: Flask) -> None:
 
     @wraps(serve)
     def static(filename: str, **kwargs):
-        if filename in BUNDLES:
-            return _send_bundle(filename)
-        return serve(filename=filename, **kwargs)
+        response = _send_bundle(filename) if filename in BUNDLES else serve(
+            filename=filename, **kwargs)
+        if request.args.get("v") and response.status_code == 200:
+            # A versioned address never holds anything else: no revalidation,
+            # even on a reload (the engine's runtime is half a megabyte).
+            response.cache_control.immutable = True
+        return response
 
     app.view_functions["static"] = static

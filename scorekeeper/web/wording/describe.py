@@ -415,18 +415,23 @@ def _part_text(kind: str, value: int | None, points: int) -> str:
     return f"{points} {gain_name(kind)}"
 
 
+def to_win_words() -> dict[str, str]:
+    """Each line a side's score card may say under its score, by its
+    standing (engine.moves.ToWin.standing); "behind" takes the points."""
+    return {
+        "ahead": _("ahead: wins at the count"),
+        # One more point is not the win: the count at the hand's end decides.
+        "tied_at_count": _("tied: the count decides"),
+        "tied": _("tied: one more to win"),
+        "behind": _("needs %(points)s", points="{points}"),
+    }
+
+
 def to_win_text(to_win: ToWin | None) -> str:
     """What a side needs to win, from the engine's answer."""
     if to_win is None:
         return ""
-    if to_win.points == 0:
-        return _("ahead: wins at the count")
-    if to_win.tied and to_win.at_hand_end:
-        # One more point is not the win: the count at the hand's end decides.
-        return _("tied: the count decides")
-    if to_win.tied:
-        return _("tied: one more to win")
-    return _("needs %(points)s", points=to_win.points)
+    return to_win_words()[to_win.standing].replace("{points}", str(to_win.points))
 
 
 def score_text(scores: tuple[int, ...]) -> Markup:

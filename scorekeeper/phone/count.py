@@ -1,0 +1,91 @@
+"""The board's own count while the server is away: the taps that wait on
+this phone, folded by the engine onto the game as the board last showed it.
+
+This file runs as it is on CPython and on the phone's MicroPython (the
+board's engine worker, static/board/engine-worker.js), so it uses only
+what both have. Every tap is judged again by the server once it is back.
+"""
+
+import json
+
+from scorekeeper.engine import (
+    BUILT_IN_PRESETS,
+    ScoringError,
+    Setup,
+    State,
+    apply,
+    new_game,
+    parse_event,
+    rules_from_spec,
+)
+from scorekeeper.engine.moves import to_win
+
+
+def game_data(state):
+    """What the board gives its engine worker of the game it shows: the
+    set-up and the state, as plain data (the inverse of `start`)."""
+    setup = state.setup
+    snapshot = state.snapshot()
+    # What the last event scored, and why not more: nothing the events
+    # after it read (the count starts a fold from here), and the page
+    # carries words and nothing else of the log.
+    snapshot.update(gains=[], notes=[])
+    # Every board page carries it: only what differs from a new game.
+    new = new_game(setup).snapshot()
+    return {"sides": list(setup.sides), "players": setup.players, "rules": rules_spec(setup.rules),
+            "first_dealer": setup.first_dealer,
+            "state": {key: value for key, value in snapshot.items() if value != new[key]}}
+
+
+def rules_spec(rules):
+    """The rules in few words (every board page carries them): their preset
+    and what differs from it; for a preset not built in, every rule."""
+    data = rules.to_dict()
+    preset = BUILT_IN_PRESETS.get(rules.preset)
+    if preset is None:
+        return {key: value for key, value in data.items() if key != "preset"}
+    base = preset.to_dict()
+    return {key: value for key, value in data.items() if key == "preset" or value != base[key]}
+
+
+def start(game):
+    """The game as the board shows it, from its plain data (game_data)."""
+    setup = Setup(tuple(game["sides"]), game["players"], rules_from_spec(game["rules"]),
+                  game["first_dealer"])
+    snapshot = new_game(setup).snapshot()
+    snapshot.update(game["state"])
+    return State.from_snapshot(snapshot, setup)
+
+
+def count(game, events):
+    """`game` after `events` (plain data, None for a tap the board cannot
+    name as an event), up to the first the engine refuses or cannot read:
+    that one, and those after it, are the server's to judge. `counted` says
+    how many were taken."""
+    state = start(game)
+    counted = 0
+    for event in events:
+        if event is None:
+            break
+        try:
+            state = apply(state, parse_event(event, state.setup))
+        except ScoringError:
+            break
+        counted += 1
+    return {
+        "counted": counted,
+        "scores": list(state.scores),
+        "hand": state.hand,
+        "deal": state.deal,
+        "deals": state.setup.deals_per_hand,
+        "last_deal": state.last_deal,
+        "finished": state.finished,
+        "to_win": None if state.finished else [[w.standing, w.points] for w in to_win(state)],
+    }
+
+
+def answer(asked):
+    """What the worker asks (JSON: the board's game and the waiting events)
+    answered in JSON."""
+    asked = json.loads(asked)
+    return json.dumps(count(asked["game"], asked["events"]))

@@ -1,0 +1,108 @@
+// The board's own count (docs/OFFLINE.md, "The board counts by itself"):
+// while taps wait, the project's engine, run on this phone in a worker
+// (engine-worker.js), folds their events onto the game the board shows,
+// and the board shows its answer (scores, what each side needs, the deal
+// line), marked as not yet stored. A tap the engine refuses, or that the
+// board cannot name as an event, is the server's to judge: nothing is
+// guessed for it or after it. The outbox loads this script after the
+// board's first paint, where Worker and WebAssembly exist; elsewhere, or
+// until the engine is ready, the board shows the counted score.
+(function () {
+  "use strict";
+  var ronda = window.Ronda;
+  var template = document.getElementById("outbox-texts");
+  if (!ronda || !ronda.outbox || !template) { return; }
+  var paint = ronda.outbox.paint;
+  var urls = template.dataset;
+  var words = JSON.parse(urls.countWords);
+  var engine = null;
+  var ready = false;
+  var asked = null;  // { id, key, version, events } of the last question
+  var questions = 0;
+  var counted = null;  // the question last answered, with its `answer`
+
+  // On the root, as the screen kept awake is (data-awake): "ready" once
+  // the engine counts, "off" where it could not start.
+  function stop() {
+    if (engine) { engine.terminate(); }
+    engine = null;
+    ready = false;
+    paint.set(document.documentElement, "data-engine", "off");
+  }
+
+  function heard(event) {
+    var message = event.data;
+    if (message.ready) {
+      ready = true;
+      paint.set(document.documentElement, "data-engine", "ready");
+      ronda.outbox.render();
+    } else if (message.id === undefined) {
+      stop();  // it could not start
+    } else if (asked && message.id === asked.id && message.answer) {
+      counted = asked;
+      counted.answer = message.answer;
+      ronda.outbox.render();
+    }
+  }
+
+  // The game the board shows after `events` (null: a tap the board cannot
+  // name), once the engine has answered; until then, the counted board.
+  function show(current, events) {
+    var game = current.dataset.engine;
+    if (!ready || !game) { return; }
+    var key = current.dataset.version + " " + JSON.stringify(events);
+    if (counted && counted.key === key) {
+      if (counted.answer.counted) { paintCount(current, counted.answer); }
+      return;
+    }
+    if (!asked || asked.key !== key) {
+      questions += 1;
+      asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
+      engine.postMessage({ id: questions, game: JSON.parse(game), events: events });
+    }
+    // Until it answers, the last count stands where the server has since
+    // stored its first taps, and nothing else: it is the same game (each tap
+    // judged by the same engine), where the server's board alone would show
+    // the score without the taps still waiting for a moment.
+    if (counted && storedSince(counted, asked)) { paintCount(current, counted.answer); }
+  }
+
+  function storedSince(before, now) {
+    var stored = now.version - before.version;
+    return stored > 0 && before.answer.counted === before.events.length &&
+      before.events.length - stored === now.events.length &&
+      JSON.stringify(before.events.slice(stored)) === JSON.stringify(now.events);
+  }
+
+  function paintCount(current, answer) {
+    var needs = answer.scores.map(function (score, side) {
+      var win = answer.to_win && answer.to_win[side];
+      return (win ? words[win[0]].replace("{points}", String(win[1])) + "\n" : "") + words.unstored;
+    });
+    paint.showScores(current, answer.scores.join(" "), needs.join("|"));
+    var scores = current.querySelector(".scores");
+    if (scores && !scores.classList.contains("pending")) { scores.classList.add("pending"); }
+    if (scores) { paint.set(scores, "aria-busy", "true"); }
+    paint.set(current, "data-counted", "");
+    var deal = current.querySelector(".status-text span");
+    if (!deal) { return; }
+    var line = paint.escaped(words.deal_line.replace("{hand}", answer.hand)
+      .replace("{deal}", answer.deal).replace("{deals}", answer.deals));
+    if (answer.last_deal) {
+      line += " · <strong class=\"last-deal\">" + paint.escaped(words.last_deal) + "</strong>";
+    }
+    paint.showsHtml(deal, line);
+  }
+
+  try {
+    engine = new Worker(urls.engineWorker, { type: "module" });
+  } catch (error) {
+    stop();
+    return;
+  }
+  engine.onmessage = heard;
+  engine.onerror = stop;
+  engine.postMessage({ start: true, runtime: urls.engineRuntime, wasm: urls.engineWasm,
+                       files: urls.engineFiles });
+  ronda.count = { show: show, counts: function () { return ready; } };
+}());

@@ -1,0 +1,63 @@
+"""What the board gives its engine worker (docs/OFFLINE.md, "The board
+counts by itself"): the worker's script and the engine's files at addresses
+versioned by what they hold, never revalidated; the game it shows as plain
+data; each button's event."""
+
+import html
+import json
+import re
+
+from scorekeeper.engine import parse_event
+from scorekeeper.phone import board_files
+from scorekeeper.phone.count import start
+from support.pages import api_state, start_game
+
+
+def _attribute(page: str, name: str) -> str:
+    found = re.search(rf"{name}='([^']*)'|{name}=\"([^\"]*)\"", page)
+    assert found, f"no {name} on the page"
+    return html.unescape(found.group(1) if found.group(1) is not None else found.group(2))
+
+
+def test_the_engine_worker_and_its_files_are_named_by_the_board_and_cached_for_good(client):
+    page = client.get(start_game(client)).get_data(as_text=True)
+    for name, kind in [("data-engine-count", "text/javascript"),
+                       ("data-engine-worker", "text/javascript"),
+                       ("data-engine-files", "application/json"),
+                       ("data-engine-runtime", "text/javascript"),
+                       ("data-engine-wasm", "application/wasm")]:
+        url = _attribute(page, name)
+        assert re.search(r"[.=][0-9a-f]{10}(\.js|\.json)?$", url), url  # a content hash
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        assert answer.mimetype == kind
+        assert "immutable" in answer.headers["Cache-Control"]
+        assert "max-age=31536000" in answer.headers["Cache-Control"]
+    files = client.get(_attribute(page, "data-engine-files")).get_json()
+    assert files == board_files()
+    assert "scorekeeper/engine/fold.py" in files and "board_count.py" in files
+
+
+def test_only_the_engine_worker_may_compile_webassembly(client):
+    page = client.get(start_game(client))
+    worker = client.get(_attribute(page.get_data(as_text=True), "data-engine-worker"))
+    assert "'wasm-unsafe-eval'" in worker.headers["Content-Security-Policy"]
+    assert "wasm" not in page.headers["Content-Security-Policy"]
+
+
+def test_an_engine_of_another_version_is_not_found(client):
+    assert client.get("/phone/engine.0123456789.json").status_code == 404
+    assert client.get("/phone/engine-worker.0123456789.js").status_code == 404
+
+
+def test_the_board_gives_the_game_it_shows_and_each_buttons_event(client):
+    board_url = start_game(client)
+    page = client.get(board_url).get_data(as_text=True)
+    game = json.loads(_attribute(page, "data-engine"))
+    state = start(game)
+    assert list(state.scores) == api_state(client, board_url)["scores"]
+    assert state.setup.sides == ("Nous", "Eux")
+    events = [json.loads(html.unescape(raw)) for raw in re.findall(r"data-event='([^']*)'", page)]
+    assert {"type": "missa", "side": 0} in events and {"type": "hit", "side": 1, "value": 1} in events
+    for event in events:
+        parse_event(event, state.setup)  # each reads as the engine's event
