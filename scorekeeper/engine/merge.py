@@ -24,6 +24,7 @@ PLACE = "place"  # placed before the record `seq`, which closed its deal
 UNDO = "undo"  # takes back the record `seq`
 DONE = "done"  # what another phone's record already did (an Undo, a count): nothing more
 AFTER = "after"  # a close counted after the other phone's taps of its deal it had not seen
+JOIN = "join"  # announcements joined to the deal's, confirmed on another phone: `seq` corrected
 
 # Why a tap is refused (MergeRefused.reason): what truly conflicts.
 # What a hand or a deal records once, by the reason it is refused for when
@@ -60,6 +61,8 @@ PLACED = N_("Counted in the deal it was tapped in: another phone had moved on me
 # What the board says of a close counted after the other phone's taps of its
 # deal, which its board had not shown: they are in the deal it closed.
 CLOSED_AFTER = N_("The deal closed with another phone's taps not yet shown here.")
+# What the board says of announcements joined to those another phone confirmed.
+JOINED = N_("Added to the announcements confirmed on another phone: counted together.")
 
 CLOSERS = ("next_deal", "end_hand")
 
@@ -107,11 +110,13 @@ class Tap:
 @dataclass(frozen=True, slots=True)
 class Merge:
     """What to record: `action` and the record it names (`seq`); `state`,
-    the game after it, when the log's order made the engine fold it."""
+    the game after it, when the log's order made the engine fold it;
+    `event`, the record's event as corrected (JOIN)."""
 
     action: str
     seq: int | None = None
     state: State | None = None
+    event: Mapping[str, Any] | None = None
 
 
 def merge_tap(setup: Setup, entries: Sequence[Record], tap: Tap) -> Merge:
@@ -143,6 +148,8 @@ def _in_deal(setup: Setup, standing: list[Record], tap: Tap, deal: int) -> Merge
         if entry.event == tap.event and (not entry.matched or kind in ONCE):
             return Merge(SAME, entry.seq)
     for entry in unseen:
+        if kind == "announce" and entry.event.get("type") == kind:
+            return _joined(setup, standing, tap, entry)
         if kind in ONCE and entry.event.get("type") == kind:
             raise MergeRefused(ONCE[kind], entry.event)
     closer = next((entry for entry in unseen if _closes(entry)), None)
@@ -153,6 +160,44 @@ def _in_deal(setup: Setup, standing: list[Record], tap: Tap, deal: int) -> Merge
     # the close after it. The tap arriving second is placed and said; the
     # close arriving second is said too, or the same race would be silent.
     return Merge(AFTER if kind in CLOSERS and unseen else APPLY)
+
+
+def _joined(setup: Setup, standing: list[Record], tap: Tap, theirs: Record) -> Merge:
+    """Announcements of a deal whose announcements another phone confirmed
+    first: each phone confirmed what it marked (its side's, as often), and
+    the table meant them all. The deal's one record is corrected to hold
+    both (what both marked, once), the game folded again with it; where
+    the engine refuses that (the ranks since shown for theirs alone), the
+    choice is the scorer's (ANNOUNCED_OTHERWISE)."""
+    joined = dict(theirs.event, announcements=_both(theirs.event["announcements"],
+                                                    tap.event["announcements"]))
+    at = standing.index(theirs)
+    events = [recorded_event(entry.event, setup) for entry in standing]
+    try:
+        events[at] = recorded_event(joined, setup)
+        state = replay(setup, events)
+    except ScoringError:
+        raise MergeRefused(ANNOUNCED_OTHERWISE, theirs.event) from None
+    return Merge(JOIN, theirs.seq, state, joined)
+
+
+def _both(theirs: Sequence[Mapping[str, Any]], ours: Sequence[Mapping[str, Any]]) -> list:
+    """Two phones' announcements of one deal, each once that both marked,
+    in the sides' order (a side's partners may announce one each)."""
+    both = list(theirs)
+    for announcement in ours:
+        named = _named(announcement)
+        if _how_many(ours, named) > _how_many(both, named):
+            both.append(announcement)
+    return sorted(both, key=lambda announcement: announcement.get("side"))
+
+
+def _named(announcement: Mapping[str, Any]) -> tuple:
+    return announcement.get("side"), announcement.get("kind")
+
+
+def _how_many(announcements: Sequence[Mapping[str, Any]], named: tuple) -> int:
+    return sum(1 for announcement in announcements if _named(announcement) == named)
 
 
 def _placed(setup: Setup, standing: list[Record], tap: Tap, closer: Record) -> Merge:

@@ -344,6 +344,18 @@ def append_placed(db: sqlite_utils.Database, game: Game, event: dict, before: in
     return _refolded(db, game, version, before, now)
 
 
+def append_joined(db: sqlite_utils.Database, game: Game, seq: int, event: dict,
+                  key: str | None, now: str, device: str | None = None,
+                  seen: int | None = None) -> Game:
+    """Inside a write: a deal's announcements, confirmed on two phones, as
+    one: a correction of the record `seq` holding both (the tap's record,
+    with its key), the game folded again from there."""
+    version = game.version + 1
+    store.append(db, game.id, version, "correction", {"corrects": seq, "event": event}, key,
+                 now, device, seen)
+    return _refolded(db, game, version, seq, now)
+
+
 def take_out(db: sqlite_utils.Database, game: Game, seq: int, key: str | None, now: str,
              device: str | None = None, seen: int | None = None) -> Game:
     """Inside a write: the event of record `seq`, not the last, undone (an

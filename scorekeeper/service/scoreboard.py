@@ -160,6 +160,8 @@ def _record(db: sqlite_utils.Database, game: games.Game, event: engine.Event | N
                                   **mark)
     if decided.action == merge.SAME:
         return games.append_same(db, game, decided.seq, key, now, **mark)
+    if decided.action == merge.JOIN:
+        return games.append_joined(db, game, decided.seq, dict(decided.event), key, now, **mark)
     if decided.action == merge.PLACE:
         return games.append_placed(db, game, engine.to_dict(event), decided.seq, key, now,
                                    **mark)

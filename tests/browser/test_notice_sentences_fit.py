@@ -12,6 +12,7 @@ from scorekeeper.engine.merge import (
     ALREADY_COUNTED,
     ALREADY_UNDONE,
     CLOSED_AFTER,
+    JOINED,
     PLACED,
     SENTENCES,
 )
@@ -40,7 +41,8 @@ def test_every_other_phone_sentence_fits_the_notice_at_360(new_phone, language):
                    "already_counted": (ALREADY_COUNTED, {}),
                    "already_undone": (ALREADY_UNDONE, {}),
                    "placed": (PLACED, {}),
-                   "closed_after": (CLOSED_AFTER, {})}
+                   "closed_after": (CLOSED_AFTER, {}),
+                   "joined": (JOINED, {})}
     for reason, (sentence, values) in {**{key: (value, {}) for key, value in SENTENCES.items()},
                                        **board_words}.items():
         said = words.gettext(sentence) % values if values else words.gettext(sentence)

@@ -14,6 +14,7 @@ from scorekeeper.engine.merge import (
     DEPENDS,
     DONE,
     HAND_UNDONE,
+    JOIN,
     LATER,
     PLACE,
     SAME,
@@ -169,10 +170,43 @@ def test_a_count_of_a_hand_the_game_is_back_before_is_refused():
     assert refused.value.reason == HAND_UNDONE
 
 
-def test_announcements_confirmed_otherwise_are_refused_keeping_theirs():
+def test_announcements_confirmed_otherwise_join_theirs_in_the_deals_one_record():
+    """Each phone confirmed its side's: the deal's record holds both, and
+    the game is folded again with it (a Ronda each: the ranks decide)."""
+    decided = merge_tap(GAME, log(("a", ronda(1))), Tap("b", 0, ronda(0)))
+    both = {"type": "announce", "announcements": [ronda(0)["announcements"][0],
+                                                  ronda(1)["announcements"][0]]}
+    assert (decided.action, decided.seq, decided.event) == (JOIN, 1, both)
+    assert decided.state == replay(GAME, [recorded_event(both, GAME)])
+    assert decided.state.awaiting_reveal and decided.state.scores == (0, 0)
+
+
+def test_what_both_phones_marked_is_joined_once():
+    theirs = {"type": "announce", "announcements": [
+        {"side": 0, "kind": "ronda", "rank": None}, {"side": 1, "kind": "tringa", "rank": None}]}
+    decided = merge_tap(GAME, log(("a", theirs)), Tap("b", 0, ronda(0)))
+    assert decided.event == theirs
+
+
+def test_a_lone_tringa_that_ended_the_game_is_joined_by_the_other_sides_and_it_goes_on():
+    """Their Tringa alone reached the target; ours, confirmed second, makes
+    the ranks decide: the game is not over on one phone's half of the deal."""
+    tringa = {"type": "announce", "announcements": [{"side": 1, "kind": "tringa", "rank": None}]}
+    near = log(*[("a", {"type": "adjust", "side": 1, "points": 30, "note": "x"})], ("a", tringa))
+    over = replay(GAME, [recorded_event(entry.event, GAME) for entry in near])
+    assert over.finished
+    ours = {"type": "announce", "announcements": [{"side": 0, "kind": "tringa", "rank": None}]}
+    decided = merge_tap(GAME, near, Tap("b", 1, ours))
+    assert decided.action == JOIN and not decided.state.finished and decided.state.awaiting_reveal
+
+
+def test_announcements_the_engine_cannot_join_are_refused_keeping_theirs():
+    """Their Ronda and our Tringa for the same one player: one of the two
+    is wrong, and only the table knows which; the choice is the scorer's."""
+    tringa = {"type": "announce", "announcements": [{"side": 0, "kind": "tringa", "rank": None}]}
     with pytest.raises(MergeRefused) as refused:
-        merge_tap(GAME, log(("a", ronda(1))), Tap("b", 0, ronda(0)))
-    assert (refused.value.reason, refused.value.kept) == (ANNOUNCED_OTHERWISE, ronda(1))
+        merge_tap(GAME, log(("a", ronda(0))), Tap("b", 0, tringa))
+    assert (refused.value.reason, refused.value.kept) == (ANNOUNCED_OTHERWISE, ronda(0))
 
 
 def test_an_undo_takes_back_the_last_event_its_phone_knew_whatever_came_since():

@@ -154,26 +154,17 @@ def test_announcements_stay_open_for_the_whole_deal_until_confirmed(french):
         "Tringa")[0]  # once recorded, the deal's announcement buttons are off
 
 
-def test_announcements_confirmed_on_two_phones_are_all_marked_on_the_second(french):
+def test_announcements_confirmed_on_two_phones_at_once_are_the_deals_together(french):
     """One phone confirmed our Ronda, the other their Tringa at the same
-    moment: the second Confirm is refused (a deal's announcements are
-    confirmed once), and its board marks both phones' announcements, so that
-    Undo of the first, then Confirm, records what the table meant: all."""
+    moment: the second joins the first, as the table meant (the deal's one
+    record corrected to hold both), and the board says so."""
     board = start_game(french)
     second = french.get(board + "?a=1-tringa").get_data(as_text=True)
     press(french, board + "?a=0-ronda", "announce")  # the first phone
     assert api_state(french, board)["scores"] == [1, 0]
-    refused = submit(french, *find_button(second, "announce"))
-    where = refused.headers["Location"]
-    assert where == board + "?a=0-ronda&a=1-tringa"
-    shown = french.get(where)
-    assert notice(shown).startswith("Annonces déjà confirmées sur un autre téléphone")
-    assert "Annonces : Nous Ronda, Eux Tringa" in words(shown)
-    assert api_state(french, board)["scores"] == [1, 0]
-    undo = [f for f in forms_of(shown.get_data(as_text=True)) if f.action.endswith("/undo")][0]
-    undone = submit(french, undo).headers["Location"]
-    assert undone == board + "?a=0-ronda&a=1-tringa"  # the marks kept
-    press(french, undone, "announce")
+    joined = submit(french, *find_button(second, "announce"))
+    assert joined.headers["Location"] == board  # no mark left
+    assert notice(french.get(joined.headers["Location"])).startswith("Ajoutées aux annonces")
     assert api_state(french, board)["scores"] == [0, 6]  # the Tringa takes both: 1 + 5
 
 
@@ -223,25 +214,32 @@ def _marked(client, board, mark: str, label: str) -> str:
     return html.unescape(link[1])
 
 
-def test_marks_made_before_the_other_phone_confirmed_theirs_are_the_choice_to_confirm_all(french):
+def test_marks_made_before_the_other_phone_confirmed_theirs_join_them(french):
     """Each phone marks its own side's Ronda; the other confirms first and
     this board follows it before the finger comes down: its Confirm is still
-    a tap (not "already recorded", its marks stranded), and the rule refuses
-    it with the choice, both phones' marked: Undo theirs, Confirm all."""
+    a tap (not "already recorded", its marks stranded), and the deal's
+    announcements are both phones': a Ronda each, the ranks decide."""
     board = start_game(french)
     marked = _marked(french, board, "1-ronda", "Ronda pour Eux")
     api(french, board, {"type": "announce", "announcements": [{"side": 0, "kind": "ronda"}]})
     confirmed = press(french, marked, "announce")  # the page drawn after the other's Confirm
+    assert "a=" not in confirmed.headers["Location"]
     shown = french.get(confirmed.headers["Location"])
-    assert notice(shown).startswith("Annonces déjà confirmées sur un autre téléphone")
-    assert "a=0-ronda&a=1-ronda" in confirmed.headers["Location"]
-    assert api_state(french, board)["scores"] == [1, 0]
-    assert french.post("/api" + board + "/undo", json={}).status_code == 200
-    again = press(french, confirmed.headers["Location"], "announce")
-    assert notice(french.get(again.headers["Location"])) == ""
+    assert notice(shown).startswith("Ajoutées aux annonces confirmées sur un autre téléphone")
     state = api_state(french, board)
-    # Both Rondas in the deal's one record: the ranks decide.
     assert state["scores"] == [0, 0] and state["pending_announcements"]["contenders"] == [0, 1]
+
+
+def test_a_lone_tringa_that_won_is_joined_by_the_other_phones_and_the_game_goes_on(french):
+    board = start_game(french)
+    api(french, board, {"type": "adjust", "side": 1, "points": 30, "note": "earlier"})
+    marked = french.get(_marked(french, board, "0-tringa", "Tringa pour Nous"))
+    api(french, board, {"type": "announce", "announcements": [{"side": 1, "kind": "tringa"}]})
+    assert api_state(french, board)["finished"]  # their Tringa alone reached 33
+    joined = submit(french, *find_button(marked.get_data(as_text=True), "announce"))
+    assert joined.status_code == 303
+    state = api_state(french, board)
+    assert not state["finished"] and state["pending_announcements"]["contenders"] == [0, 1]
 
 
 def test_the_same_marks_the_other_phone_confirmed_count_once_and_leave_no_draft(french):

@@ -467,14 +467,17 @@ def _back_for_choice(error: ScoringError, back: str, draft: list, setup) -> str:
     return _with_draft(back, board.marked_with(draft, kept, setup))
 
 
+# What the board says of a tap the rule did not simply count (merge's actions).
+_SAID = {merge.PLACE: merge.PLACED, merge.AFTER: merge.CLOSED_AFTER, merge.JOIN: merge.JOINED}
+
+
 def _said(action: str, undo: bool = False) -> str | None:
     """What the board says of a tap that another phone's record already did,
-    that counted in a deal another phone had left, or that closed a deal
-    holding another phone's taps its board had not shown."""
-    if action == merge.PLACE:
-        return sentence_of(RuleViolation(merge.PLACED))
-    if action == merge.AFTER:
-        return sentence_of(RuleViolation(merge.CLOSED_AFTER))
+    that counted in a deal another phone had left, that closed a deal
+    holding another phone's taps its board had not shown, or whose
+    announcements joined those another phone confirmed."""
+    if action in _SAID:
+        return sentence_of(RuleViolation(_SAID[action]))
     if action not in (merge.SAME, merge.DONE):
         return None
     return sentence_of(RuleViolation(merge.ALREADY_UNDONE if undo else merge.ALREADY_COUNTED))
