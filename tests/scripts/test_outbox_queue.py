@@ -42,6 +42,8 @@ def until(page, condition, seconds: float = 10) -> None:
 
 def test_taps_kept_while_the_server_is_away_are_sent_in_their_order_after_a_reload(table):
     page = table.open()
+    # As on a phone without a worker: the phone's engine is not started here (conftest).
+    expect(page.locator("html")).to_have_attribute("data-engine", "off")
     version = table.state()["version"]
     table.network.down = True
     tap(page, "Missa pour Nous")
