@@ -167,8 +167,9 @@ def _joined(setup: Setup, standing: list[Record], tap: Tap, theirs: Record) -> M
     first: each phone confirmed what it marked (its side's, as often), and
     the table meant them all. The deal's one record is corrected to hold
     both (what both marked, once), the game folded again with it; where
-    the engine refuses that (the ranks since shown for theirs alone), the
-    choice is the scorer's (ANNOUNCED_OTHERWISE)."""
+    the engine refuses that (two announcements of one player, or the ranks
+    since shown for theirs alone), the choice is the scorer's
+    (ANNOUNCED_OTHERWISE)."""
     joined = dict(theirs.event, announcements=_both(theirs.event["announcements"],
                                                     tap.event["announcements"]))
     at = standing.index(theirs)
