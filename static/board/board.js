@@ -317,10 +317,12 @@
   // An answer asked before the last change typed (`asked`, the edits then)
   // keeps the typed fields, and its Confirm predicts nothing: its prediction
   // is of the count before.
+  var drawn = 0;  // boards put in place so far: a look at the game older than the last is stale
   function swap(page, url, asked) {
     var fresh = page.getElementById("board");
     var current = board();
     if (!current) { return; }
+    drawn += 1;
     var focused = document.activeElement && document.activeElement.id;
     answered = asked === undefined ? Infinity : asked;
     try { morph(current, fresh); } finally { answered = Infinity; }
@@ -733,6 +735,7 @@
     var current = board();
     if (!current || busy || polling || document.visibilityState !== "visible") { return; }
     polling = true;
+    var drawnThen = drawn;
     fetchWithin("/api/games/" + current.dataset.game, { credentials: "same-origin" },
                 POLL_TIMEOUT_MS)
       .then(function (response) {
@@ -750,7 +753,10 @@
           window.location.assign("/games/" + game.rematch);
           return;
         }
-        if (game && now && !busy && String(game.version) !== now.dataset.version) {
+        // A look asked before this phone's own tap was drawn tells of the
+        // game before it: following it would only wipe that tap's notice.
+        if (game && now && !busy && drawn === drawnThen &&
+            String(game.version) !== now.dataset.version) {
           enqueue(null, { method: "GET", follows: true, asked: 0 })
             .then(cameFrom(now.dataset.version));
         }
