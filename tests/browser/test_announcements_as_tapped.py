@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores
+from support.table import expect_scores, hold_polls
 
 TEAMS = ["Karim & Salma", "Ali & Omar"]
 # Each click's own time on the page, before any listener of the page's.
@@ -134,15 +134,13 @@ def test_announcements_confirmed_on_two_phones_at_once_count_together(new_phone,
             "aria-disabled", "true")
     # At the same moment: the second phone has not yet seen the first one's
     # Confirm (its next look at the game comes within two seconds).
-    before = second.request.get(f"{server.url}/api/games/{game}").text()
-    second.route(f"**/api/games/{game}", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=before))
+    release = hold_polls(second, game)
     first.locator("button[value=announce]").tap()
     expect_scores(first, 1, 0)
     second.locator("button[value=announce]").tap()
+    release()
     expect(second.locator("#notice")).to_contain_text(
         "Ajoutées aux annonces confirmées sur un autre téléphone")
     expect(second.locator(".draft-strip")).to_have_count(0)
     expect_scores(second, 0, 6)  # the Tringa takes both: 1 + 5
-    second.unroute(f"**/api/games/{game}")
     expect_scores(first, 0, 6)

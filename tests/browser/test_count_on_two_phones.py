@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import open_game, wait_for_polls
+from support.table import hold_polls, open_game, wait_for_polls
 
 SHEET = ".actions a[href$='sheet=end']"
 
@@ -45,14 +45,13 @@ def test_a_count_confirmed_on_two_phones_ends_its_hand_once(phone, new_phone, sc
         page.locator("#cards0").fill("15")
     # The second phone has not yet seen the first one's count (its next look
     # at the game comes within two seconds): its polls see the game as it was.
-    before = phone.request.get(f"/api/games/{game}").text()
-    other.route(f"**/api/games/{game}", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=before))
+    release = hold_polls(other, game)
     phone.get_by_role("button", name="Valider le compte").tap()
     expect(phone.locator(".status-text")).to_contain_text("Manche 2")
     counted = state_of(phone, game)
     assert (counted["hand"], counted["scores"]) == (2, [0, 5])
     other.get_by_role("button", name="Valider le compte").tap()
+    release()
     expect(other.locator("#notice")).to_contain_text("Déjà enregistré sur un autre téléphone")
     screenshot(other, f"count-on-two-phones-{'js' if script else 'no-js'}-360")
     expect(other.locator(".end-sheet")).to_have_count(0)

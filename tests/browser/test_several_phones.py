@@ -6,7 +6,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from support.table import expect_scores, open_game, tap
+from support.table import expect_scores, hold_polls, open_game, tap
 
 
 @pytest.mark.real_time
@@ -50,15 +50,13 @@ def test_another_phone_follows_within_two_seconds(phone, new_phone):
     # that had not yet seen the other phone's tap, when it still means what
     # it meant there (a Missa for the other side); both phones converge.
     game = phone.locator("#board").get_attribute("data-game")
-    seen = phone.request.get(f"/api/games/{game}").text()
     # The first phone has not yet looked again (its polls see the game as it was).
-    phone.route(f"**/api/games/{game}", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=seen))
+    release = hold_polls(phone, game)
     tap(other, "Missa pour Nous")
     tap(phone, "Missa pour Eux")
+    release()
     expect_scores(phone, 1, 2)
     assert "autre téléphone" not in (phone.locator("#notice").text_content() or "")
-    phone.unroute(f"**/api/games/{game}")
     expect(other.locator("#score-1")).to_have_text("2", timeout=2500)
 
 

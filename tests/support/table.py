@@ -4,6 +4,7 @@
 import json
 import re
 import time
+from urllib.parse import urljoin
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
@@ -117,6 +118,28 @@ def go_online(page: Page) -> None:
     """The network back (after go_offline, or for a phone never away)."""
     page.context.unroute("**/*", _away)
     page.context.set_offline(False)
+
+
+def hold_polls(page: Page, game: str):
+    """The phone has not yet seen what another phone taps next: until the
+    returned `release` is called, its looks at the game (a poll every 1.5 s)
+    see the game as it is now. Released right after this phone's own tap,
+    its later looks see the game the server has (which that tap's answer
+    drew); a look still showing the game before would make the board follow
+    it again and wipe the tap's notice."""
+    seen = page.request.get(urljoin(page.url, f"/api/games/{game}")).text()
+    held = [True]
+
+    def as_seen(route) -> None:
+        if held[0]:
+            route.fulfill(status=200, content_type="application/json", body=seen)
+        else:
+            route.continue_()
+    page.route(f"**/api/games/{game}", as_seen)
+
+    def release() -> None:
+        held[0] = False
+    return release
 
 
 def version(page: Page) -> str:
