@@ -2,11 +2,12 @@
 // while taps wait, the project's engine, run on this phone in a worker
 // (engine-worker.js), folds their events onto the game the board shows,
 // and the board shows its answer (scores, what each side needs, the deal
-// line), marked as not yet stored. A tap the engine refuses, or that the
-// board cannot name as an event, is the server's to judge: nothing is
-// guessed for it or after it. The outbox loads this script after the
-// board's first paint, where Worker and WebAssembly exist; elsewhere, or
-// until the engine is ready, the board shows the counted score.
+// line, the open chain's strip, which hits are on), marked as not yet
+// stored. A tap the engine refuses, or that the board cannot name as an
+// event, is the server's to judge: nothing is guessed for it or after it.
+// The outbox loads this script after the board's first paint, where Worker
+// and WebAssembly exist; elsewhere, or until the engine is ready, the board
+// shows the counted score.
 (function () {
   "use strict";
   var ronda = window.Ronda;
@@ -58,7 +59,8 @@
     if (!asked || asked.key !== key) {
       questions += 1;
       asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
-      engine.postMessage({ id: questions, game: JSON.parse(game), events: events });
+      var moves = hitButtons(current).map(function (hit) { return JSON.parse(hit.dataset.event); });
+      engine.postMessage({ id: questions, game: JSON.parse(game), events: events, moves: moves });
     }
     // Until it answers, the last count stands where the server has since
     // stored its first taps, and nothing else: it is the same game (each tap
@@ -75,6 +77,8 @@
   }
 
   function paintCount(current, answer) {
+    paintChain(current, answer.chain);
+    paintHits(current, answer.moves_on || []);
     var needs = answer.scores.map(function (score, side) {
       var win = answer.to_win && answer.to_win[side];
       return (win ? words[win[0]].replace("{points}", String(win[1])) + "\n" : "") + words.unstored;
@@ -92,6 +96,62 @@
       line += " · <strong class=\"last-deal\">" + paint.escaped(words.last_deal) + "</strong>";
     }
     paint.showsHtml(deal, line);
+  }
+
+  // The hit buttons whose events the count judges (its `moves`).
+  function hitButtons(current) {
+    return Array.prototype.slice.call(current.querySelectorAll(".pads .hits button[data-event]"));
+  }
+
+  // Each hit off where the engine refuses it after the waiting taps, as the
+  // server's board draws it; the outbox puts the server's back with its board.
+  function paintHits(current, on) {
+    hitButtons(current).forEach(function (button, index) {
+      var off = on[index] === false;
+      if (!off && !button.hasAttribute("data-off-waiting")) { return; }
+      paint.set(button, "aria-disabled", off ? "true" : null);
+      paint.set(button, "data-off-waiting", off ? "" : null);
+    });
+  }
+
+  // The open chain's strip as the server draws it (games/_board.html), or
+  // none; kept as it is where the server's already says the same.
+  function paintChain(current, chain) {
+    var slot = current.querySelector(".chain-slot");
+    if (!slot) { return; }
+    var said = chain && phrase("chain-" + chain.side).innerHTML.replace("{value}", chain.value);
+    var shown = slot.querySelector(".chain-strip span");
+    var over = slot.querySelector(".chain-strip button");
+    if (chain ? shown && shown.innerHTML === said &&
+        (over.getAttribute("aria-disabled") === "true") === !chain.end_on : !shown) { return; }
+    paint.showsHtml(slot, chain ? strip(current, chain, said) : "");
+  }
+
+  function strip(current, chain, said) {
+    var pads = current.querySelector("form.pads");
+    var form = document.createElement("form");
+    form.setAttribute("method", "post");
+    form.setAttribute("action", pads.getAttribute("action"));
+    form.className = "strip chain-strip";
+    pads.querySelectorAll(":scope > input[type=hidden]").forEach(function (key) {
+      form.appendChild(key.cloneNode(false));  // the board's keys, as each of its forms has them
+    });
+    form.appendChild(document.createElement("span")).innerHTML = said;
+    var over = form.appendChild(document.createElement("button"));
+    var name = phrase("chain-over").textContent;
+    over.name = "move";
+    over.value = "chain_end";
+    over.setAttribute("aria-label", name);
+    over.setAttribute("data-what", name);  // the waiting tap's name, as the log's
+    over.setAttribute("data-event", JSON.stringify(chain.end));
+    if (!chain.end_on) { over.setAttribute("aria-disabled", "true"); }
+    over.textContent = phrase("over").textContent;
+    return form.outerHTML;
+  }
+
+  // A phrase of the board's words, in the outbox's template (_outbox.html).
+  function phrase(name) {
+    return template.content.querySelector('[data-text="' + name + '"]');
   }
 
   try {
