@@ -115,16 +115,21 @@
   }
 
   // The open chain's strip as the server draws it (games/_board.html), or
-  // none; kept as it is where the server's already says the same.
+  // none; drawn only when it changes (in a live region: a screen reader
+  // would hear it again), the server's kept until no tap waits (unkeep).
   function paintChain(current, chain) {
-    var slot = current.querySelector(".chain-slot");
-    if (!slot) { return; }
-    var said = chain && phrase("chain-" + chain.side).innerHTML.replace("{value}", chain.value);
-    var shown = slot.querySelector(".chain-strip span");
-    var over = slot.querySelector(".chain-strip button");
-    if (chain ? shown && shown.innerHTML === said &&
-        (over.getAttribute("aria-disabled") === "true") === !chain.end_on : !shown) { return; }
-    paint.showsHtml(slot, chain ? strip(current, chain, said) : "");
+    var slot = current.querySelector(".chain-slot");  // on every board the count starts from
+    var said = chain ? phrase("chain-" + chain.side).innerHTML.replace("{value}", chain.value) : "";
+    var key = chain ? said + (chain.end_on ? "" : " off") : "";
+    if (!slot.hasAttribute("data-kept-html")) {
+      var words = slot.querySelector(".chain-strip span");
+      slot.setAttribute("data-kept-html", slot.innerHTML);
+      slot.setAttribute("data-chain-shown", words ? words.innerHTML +
+        (slot.querySelector(".chain-strip [aria-disabled=true]") ? " off" : "") : "");
+    }
+    if (slot.getAttribute("data-chain-shown") === key) { return; }
+    slot.innerHTML = chain ? strip(current, chain, said) : "";
+    slot.setAttribute("data-chain-shown", key);
   }
 
   function strip(current, chain, said) {
@@ -153,6 +158,17 @@
   function phrase(name) {
     return template.content.querySelector('[data-text="' + name + '"]');
   }
+
+  // Once no tap waits (the outbox's data-outbox gone), the server's again.
+  function unkeep() {
+    if (document.documentElement.hasAttribute("data-outbox")) { return; }
+    document.querySelectorAll("#board [data-kept-html]").forEach(function (node) {
+      node.innerHTML = node.getAttribute("data-kept-html");
+      node.removeAttribute("data-kept-html");
+    });
+  }
+  new MutationObserver(unkeep).observe(document.documentElement,
+                                       { attributes: true, attributeFilter: ["data-outbox"] });
 
   try {
     engine = new Worker(urls.engineWorker, { type: "module" });

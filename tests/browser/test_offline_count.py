@@ -225,6 +225,12 @@ def test_offline_the_open_chain_and_the_hit_that_follows_show_as_the_server_draw
             "aria-disabled", "true")
         expect(page.locator(HIT.format(side=1, value=10))).to_have_attribute("aria-disabled", "true")
         assert "underline" in page.evaluate(UNDERLINED)  # not yet stored, as the scores
+        # Each failed look at the server draws the board again: the strip, in
+        # a live region, stays the same element (a screen reader would hear
+        # a new one again).
+        page.evaluate("""() => { document.querySelector('.chain-strip button').dataset.probe = 'kept';
+                                 window.Ronda.outbox.render(); }""")
+        expect(strip.locator("button[data-probe=kept]")).to_have_count(1)
         screenshot(page, f"offline-chain-{language}")
         counted = page.evaluate(CHAIN_SHOWN)
         go_online(page)
@@ -255,3 +261,15 @@ def test_offline_a_chain_ended_by_the_next_tap_leaves_the_board(phone, table_ser
     expect_scores(phone, 1, 1)
     expect(strip).to_have_count(0)
     expect(phone.locator(HIT.format(side=1, value=5))).to_have_attribute("aria-disabled", "true")
+    # Undo takes back the waiting Missa, then the Bount: the strip, then the
+    # server's board again, with no chain.
+    undo = phone.locator(".undo-button")
+    expect(undo).to_contain_text("Missa")
+    undo.tap()
+    expect(strip.locator("span")).to_have_text("Chaîne : Nous +1, pas encore compté")
+    expect(undo).to_contain_text("Bount")
+    wait_past_double_tap(phone)
+    undo.tap()
+    expect(phone.locator("html:not([data-outbox])")).to_have_count(1)
+    expect(strip).to_have_count(0)
+    expect(phone.locator("#board [data-kept-html]")).to_have_count(0)
