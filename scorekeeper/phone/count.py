@@ -18,7 +18,10 @@ from scorekeeper.engine import (
     parse_event,
     rules_from_spec,
 )
-from scorekeeper.engine.moves import to_win
+from scorekeeper.engine.moves import outcome_of, to_win
+
+# The event of the open chain's Over, as the board's strip posts it.
+CHAIN_END = {"type": "chain_end"}
 
 
 def game_data(state):
@@ -57,11 +60,13 @@ def start(game):
     return State.from_snapshot(snapshot, setup)
 
 
-def count(game, events):
+def count(game, events, moves=()):
     """`game` after `events` (plain data, None for a tap the board cannot
     name as an event), up to the first the engine refuses or cannot read:
     that one, and those after it, are the server's to judge. `counted` says
-    how many were taken."""
+    how many were taken. `moves`: the events of buttons the board turns on
+    or off by this count (`moves_on`, judged as the server's board judges
+    its buttons)."""
     state = start(game)
     counted = 0
     for event in events:
@@ -81,11 +86,28 @@ def count(game, events):
         "last_deal": state.last_deal,
         "finished": state.finished,
         "to_win": None if state.finished else [[w.standing, w.points] for w in to_win(state)],
+        "chain": open_chain(state),
+        "moves_on": [accepts(state, move) for move in moves],
     }
+
+
+def open_chain(state):
+    """The open chain as the board's strip shows it: whose, its value, its
+    Over's event and whether the engine takes it; None when none is open."""
+    if state.chain is None:
+        return None
+    return {"side": state.chain.side, "value": state.chain_value(), "end": CHAIN_END,
+            "end_on": accepts(state, CHAIN_END)}
+
+
+def accepts(state, move):
+    """Whether the engine takes `move` (plain data) now: a board's button is
+    on exactly then (web/pages/board.py, `_move`)."""
+    return outcome_of(state, move)[1] is None
 
 
 def answer(asked):
     """What the worker asks (JSON: the board's game and the waiting events)
     answered in JSON."""
     asked = json.loads(asked)
-    return json.dumps(count(asked["game"], asked["events"]))
+    return json.dumps(count(asked["game"], asked["events"], asked.get("moves", ())))

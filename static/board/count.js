@@ -2,11 +2,12 @@
 // while taps wait, the project's engine, run on this phone in a worker
 // (engine-worker.js), folds their events onto the game the board shows,
 // and the board shows its answer (scores, what each side needs, the deal
-// line), marked as not yet stored. A tap the engine refuses, or that the
-// board cannot name as an event, is the server's to judge: nothing is
-// guessed for it or after it. The outbox loads this script after the
-// board's first paint, where Worker and WebAssembly exist; elsewhere, or
-// until the engine is ready, the board shows the counted score.
+// line, the open chain's strip, which hits are on), marked as not yet
+// stored. A tap the engine refuses, or that the board cannot name as an
+// event, is the server's to judge: nothing is guessed for it or after it.
+// The outbox loads this script after the board's first paint, where Worker
+// and WebAssembly exist; elsewhere, or until the engine is ready, the board
+// shows the counted score.
 (function () {
   "use strict";
   var ronda = window.Ronda;
@@ -58,7 +59,8 @@
     if (!asked || asked.key !== key) {
       questions += 1;
       asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
-      engine.postMessage({ id: questions, game: JSON.parse(game), events: events });
+      var moves = hitButtons(current).map(function (hit) { return JSON.parse(hit.dataset.event); });
+      engine.postMessage({ id: questions, game: JSON.parse(game), events: events, moves: moves });
     }
     // Until it answers, the last count stands where the server has since
     // stored its first taps, and nothing else: it is the same game (each tap
@@ -75,6 +77,8 @@
   }
 
   function paintCount(current, answer) {
+    paintChain(current, answer.chain);
+    paintHits(current, answer.moves_on || []);
     var needs = answer.scores.map(function (score, side) {
       var win = answer.to_win && answer.to_win[side];
       return (win ? words[win[0]].replace("{points}", String(win[1])) + "\n" : "") + words.unstored;
@@ -93,6 +97,78 @@
     }
     paint.showsHtml(deal, line);
   }
+
+  // The hit buttons whose events the count judges (its `moves`).
+  function hitButtons(current) {
+    return Array.prototype.slice.call(current.querySelectorAll(".pads .hits button[data-event]"));
+  }
+
+  // Each hit off where the engine refuses it after the waiting taps, as the
+  // server's board draws it; the outbox puts the server's back with its board.
+  function paintHits(current, on) {
+    hitButtons(current).forEach(function (button, index) {
+      var off = on[index] === false;
+      if (!off && !button.hasAttribute("data-off-waiting")) { return; }
+      paint.set(button, "aria-disabled", off ? "true" : null);
+      paint.set(button, "data-off-waiting", off ? "" : null);
+    });
+  }
+
+  // The open chain's strip as the server draws it (games/_board.html), or
+  // none; drawn only when it changes (in a live region: a screen reader
+  // would hear it again), the server's kept until no tap waits (unkeep).
+  function paintChain(current, chain) {
+    var slot = current.querySelector(".chain-slot");  // on every board the count starts from
+    var said = chain ? phrase("chain-" + chain.side).innerHTML.replace("{value}", chain.value) : "";
+    var key = chain ? said + (chain.end_on ? "" : " off") : "";
+    if (!slot.hasAttribute("data-kept-html")) {
+      var words = slot.querySelector(".chain-strip span");
+      slot.setAttribute("data-kept-html", slot.innerHTML);
+      slot.setAttribute("data-chain-shown", words ? words.innerHTML +
+        (slot.querySelector(".chain-strip [aria-disabled=true]") ? " off" : "") : "");
+    }
+    if (slot.getAttribute("data-chain-shown") === key) { return; }
+    slot.innerHTML = chain ? strip(current, chain, said) : "";
+    slot.setAttribute("data-chain-shown", key);
+  }
+
+  function strip(current, chain, said) {
+    var pads = current.querySelector("form.pads");
+    var form = document.createElement("form");
+    form.setAttribute("method", "post");
+    form.setAttribute("action", pads.getAttribute("action"));
+    form.className = "strip chain-strip";
+    pads.querySelectorAll(":scope > input[type=hidden]").forEach(function (key) {
+      form.appendChild(key.cloneNode(false));  // the board's keys, as each of its forms has them
+    });
+    form.appendChild(document.createElement("span")).innerHTML = said;
+    var over = form.appendChild(document.createElement("button"));
+    var name = phrase("chain-over").textContent;
+    over.name = "move";
+    over.value = "chain_end";
+    over.setAttribute("aria-label", name);
+    over.setAttribute("data-what", name);  // the waiting tap's name, as the log's
+    over.setAttribute("data-event", JSON.stringify(chain.end));
+    if (!chain.end_on) { over.setAttribute("aria-disabled", "true"); }
+    over.textContent = phrase("over").textContent;
+    return form.outerHTML;
+  }
+
+  // A phrase of the board's words, in the outbox's template (_outbox.html).
+  function phrase(name) {
+    return template.content.querySelector('[data-text="' + name + '"]');
+  }
+
+  // Once no tap waits (the outbox's data-outbox gone), the server's again.
+  function unkeep() {
+    if (document.documentElement.hasAttribute("data-outbox")) { return; }
+    document.querySelectorAll("#board [data-kept-html]").forEach(function (node) {
+      node.innerHTML = node.getAttribute("data-kept-html");
+      node.removeAttribute("data-kept-html");
+    });
+  }
+  new MutationObserver(unkeep).observe(document.documentElement,
+                                       { attributes: true, attributeFilter: ["data-outbox"] });
 
   try {
     engine = new Worker(urls.engineWorker, { type: "module" });

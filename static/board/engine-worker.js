@@ -28,10 +28,12 @@ function start(message) {
 }
 
 // A question: { id, game (the board's plain data), events (null: a tap
-// the board cannot name as an event) }.
+// the board cannot name as an event), moves (the events of the buttons
+// the count turns on or off) }.
 function count(message) {
   ready.then(function (python) {
-    python.globals.set("asked", JSON.stringify({ game: message.game, events: message.events }));
+    python.globals.set("asked", JSON.stringify({ game: message.game, events: message.events,
+                                                moves: message.moves }));
     python.runPython("counted = board_count.answer(asked)");
     postMessage({ id: message.id, answer: JSON.parse(python.globals.get("counted")) });
   }).catch(function (error) {

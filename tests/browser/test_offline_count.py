@@ -113,7 +113,16 @@ def test_nothing_is_guessed_for_a_waiting_tap_the_engine_refuses_nor_after_it(ph
     # A Khamsa with no Bount before it: the engine refuses it; the Missa
     # after it is not counted either (it may mean something else once the
     # server has judged the Khamsa).
-    away_with(phone, table_server, "Missa pour Nous", "5 Khamsa pour Eux", "Missa pour Eux")
+    away_with(phone, table_server, "Missa pour Nous")
+    # The count shows the Khamsa off, as the server would; a finger can still
+    # tap it, and offline it waits for the server (it may follow a Bount of
+    # the other phone's that this one has not seen).
+    khamsa = phone.get_by_role("button", name="5 Khamsa pour Eux", exact=True)
+    expect(khamsa).to_have_attribute("aria-disabled", "true")
+    khamsa.tap(force=True)
+    wait_past_double_tap(phone)
+    tap_while_away(phone, "Missa pour Eux")
+    expect(phone.locator("html")).to_have_attribute("data-outbox", "3")
     expect(phone.locator(".needs")).to_have_text([f"encore 32 {UNSTORED}", f"encore 33 {UNSTORED}"])
     expect_scores(phone, 1, 0)
     go_online(phone)
@@ -158,3 +167,109 @@ def test_the_mark_is_read_whole_under_three_narrow_scores(browser, table_server)
         assert page.evaluate(BOXES) == before  # nothing moved
     finally:
         context.close()
+
+
+# The open chain's strip as a scorer and a screen reader meet it (its hidden
+# keys by name; the server's Over also says the scores it would leave, which
+# nothing reads while taps wait), and each hit button on or off.
+CHAIN_SHOWN = """() => {
+  const strip = document.querySelector('#board .chain-strip');
+  const over = strip && strip.querySelector('button');
+  return {
+    hits: Array.from(document.querySelectorAll('.pads .hits button'),
+                     b => b.value + (b.getAttribute('aria-disabled') === 'true' ? ' off' : ' on')),
+    strip: strip && {
+      form: [strip.className, strip.getAttribute('method'), strip.getAttribute('action')],
+      keys: Array.from(strip.querySelectorAll('input[type=hidden]'), i => i.name),
+      words: strip.querySelector('span').innerHTML,
+      over: [over.name, over.value, over.getAttribute('aria-label'), over.dataset.what,
+             JSON.parse(over.dataset.event), over.getAttribute('aria-disabled'), over.textContent],
+    },
+  };
+}"""
+UNDERLINED = ("() => getComputedStyle(document.querySelector('.chain-strip span'))"
+              ".textDecorationLine")
+HIT = 'button[value="hit.{side}.{value}"]'
+# The strip after a Bount for the first side, then a Khamsa for the other:
+# in Arabic «لـ» and a default name make one word, as the server says it.
+CHAIN_SAID = {"fr": ("Chaîne : Nous +1, pas encore compté", "Chaîne : Eux +5, pas encore compté"),
+              "ar": ("السلسلة: 1 لنا، لم تُحتسب بعد", "السلسلة: 5 لهم، لم تُحتسب بعد")}
+
+
+def tap_hit(page, side: int, value: int) -> None:
+    page.locator(HIT.format(side=side, value=value)).tap()
+    wait_past_double_tap(page)
+
+
+@pytest.mark.parametrize("language, names", [("fr", ("Nous", "Eux")), ("ar", ("نحن", "هم"))])
+def test_offline_the_open_chain_and_the_hit_that_follows_show_as_the_server_draws_them(
+        browser, table_server, screenshot, language, names):
+    context = table_phone(browser, table_server, viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    try:
+        game = open_game(page, names=names, server=table_server)
+        page.goto(f"/games/{game}?lang={language}")
+        wait_for_engine(page)
+        go_offline(page)
+        # A Bount for the first side: its strip, and the other side's Khamsa on.
+        tap_hit(page, 0, 1)
+        strip = page.locator("#board .chain-strip")
+        expect(strip.locator("span")).to_have_text(CHAIN_SAID[language][0])
+        expect(page.locator(HIT.format(side=1, value=5))).not_to_have_attribute(
+            "aria-disabled", "true")
+        expect(page.locator(HIT.format(side=0, value=5))).to_have_attribute("aria-disabled", "true")
+        # The other side's Khamsa: the chain is theirs, the Achra follows it.
+        tap_hit(page, 1, 5)
+        expect(strip.locator("span")).to_have_text(CHAIN_SAID[language][1])
+        expect(page.locator(HIT.format(side=0, value=10))).not_to_have_attribute(
+            "aria-disabled", "true")
+        expect(page.locator(HIT.format(side=1, value=10))).to_have_attribute("aria-disabled", "true")
+        assert "underline" in page.evaluate(UNDERLINED)  # not yet stored, as the scores
+        # Each failed look at the server draws the board again: the strip, in
+        # a live region, stays the same element (a screen reader would hear
+        # a new one again).
+        page.evaluate("""() => { document.querySelector('.chain-strip button').dataset.probe = 'kept';
+                                 window.Ronda.outbox.render(); }""")
+        expect(strip.locator("button[data-probe=kept]")).to_have_count(1)
+        screenshot(page, f"offline-chain-{language}")
+        counted = page.evaluate(CHAIN_SHOWN)
+        go_online(page)
+        expect_stored(page, 2)
+        # The server's board draws the same strip and the same hits on and off.
+        assert page.evaluate(CHAIN_SHOWN) == counted
+        assert "underline" not in page.evaluate(UNDERLINED)
+
+        # Away again, the chain's Over: the strip goes, the Khamsa scores.
+        go_offline(page)
+        strip.get_by_role("button").tap()
+        expect(strip).to_have_count(0)
+        expect_scores(page, 0, 5)
+        counted = page.evaluate(CHAIN_SHOWN)
+        go_online(page)
+        expect_stored(page, 3)
+        assert page.evaluate(CHAIN_SHOWN) == counted
+    finally:
+        context.close()
+
+
+def test_offline_a_chain_ended_by_the_next_tap_leaves_the_board(phone, table_server):
+    away_with(phone, table_server, "1 Bount pour Nous")
+    strip = phone.locator("#board .chain-strip")
+    expect(strip.locator("span")).to_have_text("Chaîne : Nous +1, pas encore compté")
+    # A Missa ends the chain: the Bount scores, and the Khamsa no longer follows.
+    tap_while_away(phone, "Missa pour Eux")
+    expect_scores(phone, 1, 1)
+    expect(strip).to_have_count(0)
+    expect(phone.locator(HIT.format(side=1, value=5))).to_have_attribute("aria-disabled", "true")
+    # Undo takes back the waiting Missa, then the Bount: the strip, then the
+    # server's board again, with no chain.
+    undo = phone.locator(".undo-button")
+    expect(undo).to_contain_text("Missa")
+    undo.tap()
+    expect(strip.locator("span")).to_have_text("Chaîne : Nous +1, pas encore compté")
+    expect(undo).to_contain_text("Bount")
+    wait_past_double_tap(phone)
+    undo.tap()
+    expect(phone.locator("html:not([data-outbox])")).to_have_count(1)
+    expect(strip).to_have_count(0)
+    expect(phone.locator("#board [data-kept-html]")).to_have_count(0)

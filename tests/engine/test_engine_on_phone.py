@@ -97,8 +97,8 @@ def test_the_boards_count_on_the_phone_is_cpythons():
         rest = game["events"][cut:]
         if seed % 2:  # only the events the engine takes: the count goes to the end
             rest = taken(state, rest)
-        asked.append({"game": game_data(state), "events": rest})
-    here = [count(one["game"], one["events"]) for one in asked]
+        asked.append({"game": game_data(state), "events": rest, "moves": hits_of(setup)})
+    here = [count(one["game"], one["events"], one["moves"]) for one in asked]
     printed = run_on_phone("import json, board_count\n"
                            "for one in json.load(open('/app/asked.json')):\n"
                            "    print(board_count.answer(json.dumps(one)))\n",
@@ -106,8 +106,51 @@ def test_the_boards_count_on_the_phone_is_cpythons():
                             "board_count.py": board_files()["board_count.py"]})
     phone = [json.loads(line) for line in printed.splitlines()]
     assert phone == json.loads(json.dumps(here))
-    # Counts that stop at a refusal, and counts that go to the end.
+    # Counts that stop at a refusal, and counts that go to the end; some
+    # with a chain open, some with none.
     assert {one["counted"] < len(it["events"]) for one, it in zip(here, asked)} == {True, False}
+    assert {one["chain"] is None for one in here} == {True, False}
+
+
+def hits_of(setup) -> list[dict]:
+    """Every hit button's event of a board, side by side."""
+    return [{"type": "hit", "side": side, "value": value}
+            for side in range(setup.side_count) for value in setup.rules.hits]
+
+
+def test_the_count_says_the_open_chain_as_the_strip_shows_it_and_which_hits_follow():
+    """Offline, a Bount for Nous: the strip says Nous +1, Eux's Khamsa
+    follows it (Nous's does not, nor a 10 before a 5); Eux's Khamsa: Eux +5,
+    Nous's Achra follows; its Over ends the chain and the Khamsa scores."""
+    setup = Setup(("Nous", "Eux"), 2)
+    game = game_data(new_game(setup))
+    moves = hits_of(setup)  # Nous 1, 5, 10; Eux 1, 5, 10
+    bount = {"type": "hit", "side": 0, "value": 1}
+    khamsa = {"type": "hit", "side": 1, "value": 5}
+
+    opened = count(game, [bount], moves)
+    assert opened["chain"] == {"side": 0, "value": 1, "end": {"type": "chain_end"}, "end_on": True}
+    assert opened["moves_on"] == [True, False, False, True, True, False]
+
+    followed = count(game, [bount, khamsa], moves)
+    assert (followed["chain"]["side"], followed["chain"]["value"]) == (1, 5)
+    assert followed["moves_on"] == [True, False, True, True, False, False]
+    assert followed["scores"] == [0, 0]  # a chain's hits wait for its end
+
+    over = count(game, [bount, khamsa, {"type": "chain_end"}], moves)
+    assert over["chain"] is None
+    assert over["moves_on"] == [True, False, False, True, False, False]
+    assert over["scores"] == [0, 5]
+
+
+def test_a_count_that_stops_at_a_refusal_says_the_chain_before_it():
+    setup = Setup(("Nous", "Eux"), 2)
+    answer = count(game_data(new_game(setup)), [{"type": "hit", "side": 0, "value": 1},
+                                                {"type": "hit", "side": 0, "value": 10}],
+                   hits_of(setup))
+    assert answer["counted"] == 1
+    assert (answer["chain"]["side"], answer["chain"]["value"]) == (0, 1)
+    assert answer["moves_on"][4]  # Eux's Khamsa, after the Bount the count took
 
 
 def test_the_boards_data_reads_back_as_the_game_it_shows():
