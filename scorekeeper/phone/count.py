@@ -61,7 +61,8 @@ def count(game, events):
     """`game` after `events` (plain data, None for a tap the board cannot
     name as an event), up to the first the engine refuses or cannot read:
     that one, and those after it, are the server's to judge. `counted` says
-    how many were taken."""
+    how many were taken; once the game is over, `winner` is the side the
+    engine says won (the one alone in the lead at the target)."""
     state = start(game)
     counted = 0
     for event in events:
@@ -80,6 +81,7 @@ def count(game, events):
         "deals": state.setup.deals_per_hand,
         "last_deal": state.last_deal,
         "finished": state.finished,
+        "winner": state.winner,
         "to_win": None if state.finished else [[w.standing, w.points] for w in to_win(state)],
     }
 

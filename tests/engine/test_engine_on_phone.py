@@ -120,3 +120,31 @@ def test_the_boards_data_reads_back_as_the_game_it_shows():
         state = replay_taken(new_game(setup), game["events"])
         data = json.loads(json.dumps(game_data(state)))  # as the page carries it
         assert start(data) == replace(state, gains=()), f"game seed {seed}"
+
+
+def board_at(sides: tuple[str, ...], scores: list[int], **rules) -> dict:
+    """A new game's board data with its scores set by adjustments, as a board
+    page carries it (game_data)."""
+    setup = Setup(sides, len(sides), rules_from_spec({"preset": "appli", **rules}), 0)
+    events = [{"type": "adjust", "side": side, "points": points}
+              for side, points in enumerate(scores) if points]
+    return json.loads(json.dumps(game_data(replay_taken(new_game(setup), events))))
+
+
+def test_the_boards_count_names_the_side_that_reached_the_target_as_the_winner():
+    missa = {"type": "missa", "side": 2}
+    over = count(board_at(("Nous", "Eux", "Karim"), [20, 31, 32]), [missa])
+    assert (over["finished"], over["winner"], over["scores"], over["to_win"]) == (
+        True, 2, [20, 31, 33], None)
+    # Nothing more is counted in it: a tap after the win is the server's to judge.
+    assert count(board_at(("Nous", "Eux"), [0, 32]), [
+        {"type": "missa", "side": 1}, {"type": "missa", "side": 0}])["counted"] == 1
+
+
+def test_the_boards_count_names_no_winner_before_the_engine_does():
+    # The winning tap taken back (the count without it), and a house rule
+    # that waits for the hand's end: no result yet.
+    assert count(board_at(("Nous", "Eux"), [32, 0]), [])["winner"] is None
+    waits = count(board_at(("Nous", "Eux"), [32, 0], stop="end_of_hand"),
+                  [{"type": "missa", "side": 0}])
+    assert (waits["finished"], waits["winner"], waits["scores"]) == (False, None, [33, 0])
