@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.testing.live_server import serving
+from support.accessibility import serious_violations
 from support.table import (
     TABLE_ENV,
     expect_scores,
@@ -256,6 +257,7 @@ def test_offline_a_team_reaching_the_target_shows_its_result_in_arabic(browser, 
             "aria-disabled", "true")
         shown = result.locator(".winner").inner_text()
         screenshot(phone, "offline-result-ar")
+        assert serious_violations(phone) == []
         go_online(phone)
         expect(phone.locator("#winner")).to_be_visible(timeout=SEND_MS)
         assert phone.locator("#winner").inner_text() == shown
