@@ -164,6 +164,11 @@ def test_the_mark_is_read_whole_under_three_narrow_scores(browser, table_server)
 
 
 RESULT = ".counted-over"
+# What the page's security policy refuses from now on.
+WATCH_POLICY = """() => {
+  window.refused = [];
+  document.addEventListener('securitypolicyviolation', e => window.refused.push(e.violatedDirective));
+}"""
 # The boxes of every control and score line but the result's own.
 BOXES_BUT_RESULT = BOXES.replace("#board button,", "#board button:not(.counted-over button),")
 
@@ -187,6 +192,7 @@ def test_offline_a_winning_tap_shows_the_result_not_yet_stored_until_undone(brow
     phone = context.new_page()
     try:
         board_at(phone, table_server, [32])
+        phone.evaluate(WATCH_POLICY)
         before = phone.evaluate(BOXES_BUT_RESULT)
         tap_while_away(phone, "Missa pour Eux", "Missa pour Nous")
         result = phone.locator(RESULT)
@@ -195,6 +201,7 @@ def test_offline_a_winning_tap_shows_the_result_not_yet_stored_until_undone(brow
         expect_scores(phone, 33, 1)
         assert phone.evaluate(BOXES_BUT_RESULT) == before  # over the strips: nothing moved
         screenshot(phone, "offline-result-fr")
+        assert phone.evaluate("window.refused") == []  # its styles too (style-src 'self')
         # The moves are off and say why; a tap on one waits for nothing.
         for name in ("Missa pour Eux", "1 Bount pour Eux", "Donne suivante"):
             button = phone.get_by_role("button", name=name, exact=True)
