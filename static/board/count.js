@@ -142,13 +142,11 @@
   function refuseOver(event) {
     var target = event.target.closest ? event.target : document.body;
     var rematch = event.type === "click" && target.closest(".counted-over button");
-    if (target.closest("#board [data-over][aria-disabled=true]")) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      ronda.board.showError(document.getElementById("counted-why").textContent);
-    } else if (rematch) {
-      ronda.link.behind(rematch);
-    }
+    if (rematch) { ronda.link.behind(rematch); }
+    if (!target.closest("#board [data-over][aria-disabled=true]")) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    ronda.board.showError(document.getElementById("counted-why").textContent);
   }
   window.addEventListener("touchend", refuseOver, true);
   window.addEventListener("click", refuseOver, true);
