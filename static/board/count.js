@@ -121,7 +121,7 @@
   function showResult(slots, answer, key) {
     slots.insertAdjacentHTML("beforeend", "<section class=\"over counted-over\" data-key=\"" + key +
       "\" aria-labelledby=\"counted-winner\"><p class=\"over-label\" id=\"counted-why\">" +
-      paint.escaped(words.over + " · " + words.unstored) + "</p><p class=\"winner side-" +
+      paint.escaped(words.game_over + " · " + words.unstored) + "</p><p class=\"winner side-" +
       answer.winner + "\" id=\"counted-winner\">" + words.wins[answer.winner] + "</p><button " +
       "type=\"button\" class=\"primary\" aria-disabled=\"true\" data-offline>" +
       paint.escaped(words.rematch) + "</button></section>");
