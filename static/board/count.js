@@ -2,11 +2,12 @@
 // while taps wait, the project's engine, run on this phone in a worker
 // (engine-worker.js), folds their events onto the game the board shows,
 // and the board shows its answer (scores, what each side needs, the deal
-// line, the result at the target), marked as not yet stored. A tap the engine refuses, or that the
-// board cannot name as an event, is the server's to judge: nothing is
-// guessed for it or after it. The outbox loads this script after the
-// board's first paint, where Worker and WebAssembly exist; elsewhere, or
-// until the engine is ready, the board shows the counted score.
+// line, the result at the target), marked as not yet stored. A tap the
+// engine refuses, or that the board cannot name as an event, is the
+// server's to judge: nothing is guessed for it or after it. The outbox
+// loads this script after the board's first paint, where Worker and
+// WebAssembly exist; elsewhere, or until the engine is ready, the board
+// shows the counted score.
 (function () {
   "use strict";
   var ronda = window.Ronda;
