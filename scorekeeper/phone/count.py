@@ -64,9 +64,10 @@ def count(game, events, moves=()):
     """`game` after `events` (plain data, None for a tap the board cannot
     name as an event), up to the first the engine refuses or cannot read:
     that one, and those after it, are the server's to judge. `counted` says
-    how many were taken. `moves`: the events of buttons the board turns on
-    or off by this count (`moves_on`, judged as the server's board judges
-    its buttons)."""
+    how many were taken; once the game is over, `winner` is the side the
+    engine says won (the one alone in the lead at the target). `moves`: the
+    events of buttons the board turns on or off by this count (`moves_on`,
+    judged as the server's board judges its buttons)."""
     state = start(game)
     counted = 0
     for event in events:
@@ -85,6 +86,7 @@ def count(game, events, moves=()):
         "deals": state.setup.deals_per_hand,
         "last_deal": state.last_deal,
         "finished": state.finished,
+        "winner": state.winner,
         "to_win": None if state.finished else [[w.standing, w.points] for w in to_win(state)],
         "chain": open_chain(state),
         "moves_on": [accepts(state, move) for move in moves],

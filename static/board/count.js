@@ -2,11 +2,12 @@
 // while taps wait, the project's engine, run on this phone in a worker
 // (engine-worker.js), folds their events onto the game the board shows,
 // and the board shows its answer (scores, what each side needs, the deal
-// line, the open chain's strip, which hits are on), marked as not yet
-// stored. A tap the engine refuses, or that the board cannot name as an
-// event, is the server's to judge: nothing is guessed for it or after it.
-// The outbox loads this script after the board's first paint, where Worker
-// and WebAssembly exist; elsewhere, or until the engine is ready, the board
+// line, the open chain's strip, which hits are on, the result at the
+// target), marked as not yet stored. A tap the engine refuses, or that the
+// board cannot name as an event, is the server's to judge: nothing is
+// guessed for it or after it. The outbox loads this script after the
+// board's first paint, where Worker and WebAssembly exist; elsewhere, or
+// until the engine is ready, the board
 // shows the counted score.
 (function () {
   "use strict";
@@ -88,6 +89,7 @@
     if (scores && !scores.classList.contains("pending")) { scores.classList.add("pending"); }
     if (scores) { paint.set(scores, "aria-busy", "true"); }
     paint.set(current, "data-counted", "");
+    paintResult(current, answer);
     var deal = current.querySelector(".status-text span");
     if (!deal) { return; }
     var line = paint.escaped(words.deal_line.replace("{hand}", answer.hand)
@@ -169,6 +171,67 @@
   }
   new MutationObserver(unkeep).observe(document.documentElement,
                                        { attributes: true, attributeFilter: ["data-outbox"] });
+
+  // The result at the target, as the server's finished board says it (who
+  // won, under the final scores), marked as not yet stored, over the two
+  // strips (its few styles set here: style.css weighs on the first page).
+  // A move tapped then is refused here, as the server refuses a tap on a
+  // finished game; the Undo stays (the count without the winning tap takes
+  // the result away) and the Rematch needs the server (it says so).
+  var RESULT_CSS = "position:absolute;inset:0;gap:0;padding:0;background:var(--bg)";
+  var WINNER_CSS = "font-size:1.6rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis";
+  function paintResult(current, answer) {
+    var slots = current.querySelector(".slots");
+    var key = answer.finished ? answer.winner + " " + answer.scores.join(" ") : "";
+    var shown = current.querySelector(".counted-over");
+    if (shown && shown.dataset.key !== key) { clearResult(current); }
+    if (!key || !slots) { return; }
+    if (!current.querySelector(".counted-over")) { showResult(slots, answer, key); }
+    current.querySelectorAll("button[name=move]").forEach(function (button) {
+      if (!button.hasAttribute("data-over")) {
+        button.setAttribute("data-over", button.getAttribute("aria-describedby") || "");
+      }
+      paint.set(button, "aria-describedby", "counted-why");
+      paint.set(button, "aria-disabled", "true");  // again after the outbox's loosen
+    });
+  }
+  function showResult(slots, answer, key) {
+    slots.insertAdjacentHTML("beforeend", "<section class=\"over counted-over\" data-key=\"" + key +
+      "\" aria-labelledby=\"counted-winner\"><p class=\"over-label\" id=\"counted-why\">" +
+      paint.escaped(words.game_over + " · " + words.unstored) + "</p><p class=\"winner side-" +
+      answer.winner + "\" id=\"counted-winner\">" + words.wins[answer.winner] + "</p><button " +
+      "type=\"button\" class=\"primary\" aria-disabled=\"true\" data-offline>" +
+      paint.escaped(words.rematch) + "</button></section>");
+    slots.style.position = "relative";
+    slots.lastElementChild.style.cssText = RESULT_CSS;
+    slots.querySelector("#counted-winner").style.cssText = WINNER_CSS;
+  }
+  function clearResult(current) {
+    var shown = current.querySelector(".counted-over");
+    if (shown) { shown.remove(); }
+    current.querySelectorAll("button[data-over]").forEach(function (button) {
+      paint.set(button, "aria-describedby", button.getAttribute("data-over") || null);
+      button.removeAttribute("data-over");
+      button.removeAttribute("aria-disabled");
+    });
+  }
+  // Before the board's own listeners (board.js), which would make the tap.
+  function refuseOver(event) {
+    var target = event.target.closest ? event.target : document.body;
+    var rematch = event.type === "click" && target.closest(".counted-over button");
+    if (rematch) { ronda.link.behind(rematch); }
+    if (!target.closest("#board [data-over][aria-disabled=true]")) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    ronda.board.showError(document.getElementById("counted-why").textContent);
+  }
+  window.addEventListener("touchend", refuseOver, true);
+  window.addEventListener("click", refuseOver, true);
+  // No tap left waiting: the outbox restores the board as stored (data-counted goes).
+  new MutationObserver(function () {
+    var current = ronda.board.element();
+    if (current && !current.hasAttribute("data-counted")) { clearResult(current); }
+  }).observe(document.body, { subtree: true, attributeFilter: ["data-counted"] });
 
   try {
     engine = new Worker(urls.engineWorker, { type: "module" });

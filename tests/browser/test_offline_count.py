@@ -1,7 +1,7 @@
 """With the server away the board counts the phone's waiting taps itself,
 with the project's engine run on the phone (MicroPython in a Web Worker):
-both scores, what each side needs, the deal line, each marked as not yet
-stored; once the server is back its board, which says the same, replaces
+both scores, what each side needs, the deal line, the result at the
+target, each marked as not yet stored; once the server is back its board, which says the same, replaces
 it. A waiting tap the engine refuses is left to the server: nothing is
 guessed for it or after it (docs/OFFLINE.md, "The board counts by itself").
 
@@ -13,13 +13,16 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.testing.live_server import serving
+from support.accessibility import serious_violations
 from support.table import (
     TABLE_ENV,
     expect_scores,
     go_offline,
     go_online,
     open_game,
+    post,
     table_phone,
+    table_url,
     wait_for_engine,
     wait_past_double_tap,
 )
@@ -252,6 +255,92 @@ def test_offline_the_open_chain_and_the_hit_that_follows_show_as_the_server_draw
         context.close()
 
 
+RESULT = ".counted-over"
+# What the page's security policy refuses from now on.
+WATCH_POLICY = """() => {
+  window.refused = [];
+  document.addEventListener('securitypolicyviolation', e => window.refused.push(e.violatedDirective));
+}"""
+# The boxes of every control and score line but the result's own.
+BOXES_BUT_RESULT = BOXES.replace("#board button,", "#board button:not(.counted-over button),")
+
+
+def board_at(page, server, scores: list[int], **game) -> None:
+    """A new game's board, its scores set by adjustments through the API,
+    its engine ready, taken offline."""
+    game_id = open_game(page, server=server, **game)
+    for side, points in enumerate(scores):
+        post(page, server, f"/api/games/{game_id}/events",
+             {"type": "adjust", "side": side, "points": points})
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-version", str(len(scores)))
+    wait_for_engine(page)
+    go_offline(page)
+
+
+def test_offline_a_winning_tap_shows_the_result_not_yet_stored_until_undone(browser, table_server,
+                                                                             screenshot):
+    context = table_phone(browser, table_server, viewport={"width": 360, "height": 740})
+    phone = context.new_page()
+    try:
+        board_at(phone, table_server, [32])
+        phone.evaluate(WATCH_POLICY)
+        before = phone.evaluate(BOXES_BUT_RESULT)
+        tap_while_away(phone, "Missa pour Eux", "Missa pour Nous")
+        result = phone.locator(RESULT)
+        expect(result.locator(".winner")).to_have_text("Nous gagnons\u00a0!")
+        expect(result.locator(".over-label")).to_have_text(f"Partie terminée · {UNSTORED}")
+        expect_scores(phone, 33, 1)
+        assert phone.evaluate(BOXES_BUT_RESULT) == before  # over the strips: nothing moved
+        screenshot(phone, "offline-result-fr")
+        assert phone.evaluate("window.refused") == []  # its styles too (style-src 'self')
+        # The moves are off and say why; a tap on one waits for nothing.
+        for name in ("Missa pour Eux", "1 Bount pour Eux", "Donne suivante"):
+            button = phone.get_by_role("button", name=name, exact=True)
+            expect(button).to_have_attribute("aria-disabled", "true")
+            button.tap(force=True)  # it is off: a finger can still tap it
+            expect(phone.locator("#notice")).to_have_text(f"Partie terminée · {UNSTORED}")
+            wait_past_double_tap(phone)
+        expect(phone.locator("html")).to_have_attribute("data-outbox", "2")
+        # The rematch needs the server, and says so.
+        rematch = result.get_by_role("button", name="Revanche")
+        # As on the server's result, it takes no tap for a moment (style.css, settle).
+        expect(rematch).to_have_css("pointer-events", "auto")
+        rematch.tap(force=True)
+        expect(phone.locator("#link-state .link-what")).to_have_text(
+            "Cela a besoin du serveur : réessayez à son retour")
+        # Undo takes back the winning tap: the count without it has no result.
+        undo = phone.locator(".undo-button")
+        undo.tap()
+        expect(result).to_have_count(0)
+        expect_scores(phone, 32, 1)
+        expect(phone.locator("#notice.shown")).to_have_count(0)
+        missa = phone.get_by_role("button", name="Missa pour Eux", exact=True)
+        expect(missa).not_to_have_attribute("aria-disabled", "true")
+        # Nothing left waiting once the winning tap is undone: the result goes too.
+        wait_past_double_tap(phone)
+        undo.tap()
+        expect_scores(phone, 32, 0)
+        tap_while_away(phone, "Missa pour Nous")
+        expect(result.locator(".winner")).to_have_text("Nous gagnons\u00a0!")
+        undo.tap()
+        expect(phone.locator("html:not([data-outbox])")).to_have_count(1)
+        expect(result).to_have_count(0)
+        expect_scores(phone, 32, 0)
+        expect(missa).not_to_have_attribute("aria-disabled", "true")
+        wait_past_double_tap(phone)
+        tap_while_away(phone, "Missa pour Nous")
+        expect(result.locator(".winner")).to_have_text("Nous gagnons\u00a0!")
+        go_online(phone)
+        # The server's own result: the same winner and score, stored.
+        expect(phone.locator("#winner")).to_have_text("Nous gagnons\u00a0!", timeout=SEND_MS)
+        expect(phone.locator(".over .final")).to_have_text("Nous 33 – Eux 0")
+        expect(phone.locator(RESULT)).to_have_count(0)
+        expect(phone.locator("html:not([data-outbox])")).to_have_count(1)
+    finally:
+        context.close()
+
+
 def test_offline_a_chain_ended_by_the_next_tap_leaves_the_board(phone, table_server):
     away_with(phone, table_server, "1 Bount pour Nous")
     strip = phone.locator("#board .chain-strip")
@@ -273,3 +362,26 @@ def test_offline_a_chain_ended_by_the_next_tap_leaves_the_board(phone, table_ser
     expect(phone.locator("html:not([data-outbox])")).to_have_count(1)
     expect(strip).to_have_count(0)
     expect(phone.locator("#board [data-kept-html]")).to_have_count(0)
+
+
+def test_offline_a_team_reaching_the_target_shows_its_result_in_arabic(browser, table_server,
+                                                                      screenshot):
+    context = table_phone(browser, table_server, viewport={"width": 360, "height": 740})
+    context.add_cookies([{"name": "lang", "value": "ar", "url": table_url(table_server)}])
+    phone = context.new_page()
+    try:
+        board_at(phone, table_server, [20, 32], players=4, names=("Omar & Leila", "Karim & Sofia"))
+        phone.locator(".pad.side-1 button[value^=missa]").tap()
+        result = phone.locator(RESULT)
+        expect(result).to_be_visible()
+        expect_scores(phone, 20, 33)
+        expect(phone.locator(".pad.side-0 button[value^=missa]")).to_have_attribute(
+            "aria-disabled", "true")
+        shown = result.locator(".winner").inner_text()
+        screenshot(phone, "offline-result-ar")
+        assert serious_violations(phone) == []
+        go_online(phone)
+        expect(phone.locator("#winner")).to_be_visible(timeout=SEND_MS)
+        assert phone.locator("#winner").inner_text() == shown
+    finally:
+        context.close()

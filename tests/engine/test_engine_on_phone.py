@@ -83,6 +83,16 @@ def taken(state, events: list[dict]) -> list[dict]:
     return kept
 
 
+def count_on_phone(asked: list[dict]) -> list[dict]:
+    """The board's count (count.py's `answer`) of each question, on the phone's runtime."""
+    printed = run_on_phone("import json, board_count\n"
+                           "for one in json.load(open('/app/asked.json')):\n"
+                           "    print(board_count.answer(json.dumps(one)))\n",
+                           {"asked.json": json.dumps(asked),
+                            "board_count.py": board_files()["board_count.py"]})
+    return [json.loads(line) for line in printed.splitlines()]
+
+
 def test_the_boards_count_on_the_phone_is_cpythons():
     """The board's own count (scorekeeper/phone/count.py): a game's state at
     some event as a board gives it (game_data), the events after it folded
@@ -99,13 +109,7 @@ def test_the_boards_count_on_the_phone_is_cpythons():
             rest = taken(state, rest)
         asked.append({"game": game_data(state), "events": rest, "moves": hits_of(setup)})
     here = [count(one["game"], one["events"], one["moves"]) for one in asked]
-    printed = run_on_phone("import json, board_count\n"
-                           "for one in json.load(open('/app/asked.json')):\n"
-                           "    print(board_count.answer(json.dumps(one)))\n",
-                           {"asked.json": json.dumps(asked),
-                            "board_count.py": board_files()["board_count.py"]})
-    phone = [json.loads(line) for line in printed.splitlines()]
-    assert phone == json.loads(json.dumps(here))
+    assert count_on_phone(asked) == json.loads(json.dumps(here))
     # Counts that stop at a refusal, and counts that go to the end; some
     # with a chain open, some with none.
     assert {one["counted"] < len(it["events"]) for one, it in zip(here, asked)} == {True, False}
@@ -163,3 +167,39 @@ def test_the_boards_data_reads_back_as_the_game_it_shows():
         state = replay_taken(new_game(setup), game["events"])
         data = json.loads(json.dumps(game_data(state)))  # as the page carries it
         assert start(data) == replace(state, gains=()), f"game seed {seed}"
+
+
+def board_at(sides: tuple[str, ...], scores: list[int], players: int = 0, **rules) -> dict:
+    """A new game's board data with its scores set by adjustments, as a board
+    page carries it (game_data)."""
+    setup = Setup(sides, players or len(sides), rules_from_spec({"preset": "appli", **rules}), 0)
+    events = [{"type": "adjust", "side": side, "points": points}
+              for side, points in enumerate(scores) if points]
+    return json.loads(json.dumps(game_data(replay_taken(new_game(setup), events))))
+
+
+def test_the_boards_count_names_the_side_that_reached_the_target_as_the_winner():
+    asked = [
+        {"game": board_at(("Nous", "Eux", "Karim"), [20, 31, 32]),
+         "events": [{"type": "missa", "side": 2}]},
+        # Two teams of two: the team is the winner.
+        {"game": board_at(("Omar & Leila", "Karim & Sofia"), [20, 32], players=4),
+         "events": [{"type": "missa", "side": 1}]},
+        # Nothing more is counted in it: a tap after the win is the server's to judge.
+        {"game": board_at(("Nous", "Eux"), [0, 32]),
+         "events": [{"type": "missa", "side": 1}, {"type": "missa", "side": 0}]},
+    ]
+    here = [count(one["game"], one["events"]) for one in asked]
+    assert [(one["finished"], one["winner"], one["scores"], one["to_win"], one["counted"])
+            for one in here] == [(True, 2, [20, 31, 33], None, 1), (True, 1, [20, 33], None, 1),
+                                 (True, 1, [0, 33], None, 1)]
+    assert count_on_phone(asked) == json.loads(json.dumps(here))
+
+
+def test_the_boards_count_names_no_winner_before_the_engine_does():
+    # The winning tap taken back (the count without it), and a house rule
+    # that waits for the hand's end: no result yet.
+    assert count(board_at(("Nous", "Eux"), [32, 0]), [])["winner"] is None
+    waits = count(board_at(("Nous", "Eux"), [32, 0], stop="end_of_hand"),
+                  [{"type": "missa", "side": 0}])
+    assert (waits["finished"], waits["winner"], waits["scores"]) == (False, None, [33, 0])
