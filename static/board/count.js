@@ -78,6 +78,9 @@
   }
 
   function paintCount(current, answer) {
+    // The result first: once it goes, its moves are put back as they were
+    // and the hits are then set by this count.
+    paintResult(current, answer);
     paintChain(current, answer.chain);
     paintHits(current, answer.moves_on || []);
     var needs = answer.scores.map(function (score, side) {
@@ -89,7 +92,6 @@
     if (scores && !scores.classList.contains("pending")) { scores.classList.add("pending"); }
     if (scores) { paint.set(scores, "aria-busy", "true"); }
     paint.set(current, "data-counted", "");
-    paintResult(current, answer);
     var deal = current.querySelector(".status-text span");
     if (!deal) { return; }
     var line = paint.escaped(words.deal_line.replace("{hand}", answer.hand)
@@ -184,7 +186,7 @@
     var slots = current.querySelector(".slots");
     var key = answer.finished ? answer.winner + " " + answer.scores.join(" ") : "";
     var shown = current.querySelector(".counted-over");
-    if (shown && shown.dataset.key !== key) { clearResult(current); }
+    if (shown && shown.dataset.key !== key) { clearResult(current, true); }
     if (!key || !slots) { return; }
     if (!current.querySelector(".counted-over")) { showResult(slots, answer, key); }
     current.querySelectorAll("button[name=move]").forEach(function (button) {
@@ -192,7 +194,12 @@
         button.setAttribute("data-over", button.getAttribute("aria-describedby") || "");
       }
       paint.set(button, "aria-describedby", "counted-why");
-      paint.set(button, "aria-disabled", "true");  // again after the outbox's loosen
+      // Again after the outbox's loosen; marked as the outbox marks what it
+      // turns off while taps wait, so that its restore puts the board back.
+      if (button.getAttribute("aria-disabled") !== "true") {
+        button.setAttribute("aria-disabled", "true");
+        button.setAttribute("data-off-waiting", "");
+      }
     });
   }
   function showResult(slots, answer, key) {
@@ -206,13 +213,19 @@
     slots.lastElementChild.style.cssText = RESULT_CSS;
     slots.querySelector("#counted-winner").style.cssText = WINNER_CSS;
   }
-  function clearResult(current) {
+  // `waiting`: taps still wait, and the moves are on as the outbox has them
+  // (the count then sets the hits); none: the outbox has put back the
+  // board as stored, each move as the server drew it.
+  function clearResult(current, waiting) {
     var shown = current.querySelector(".counted-over");
     if (shown) { shown.remove(); }
     current.querySelectorAll("button[data-over]").forEach(function (button) {
       paint.set(button, "aria-describedby", button.getAttribute("data-over") || null);
       button.removeAttribute("data-over");
-      button.removeAttribute("aria-disabled");
+      if (waiting) {
+        paint.set(button, "aria-disabled", null);
+        paint.set(button, "data-off-waiting", null);
+      }
     });
   }
   // Before the board's own listeners (board.js), which would make the tap.
@@ -230,7 +243,7 @@
   // No tap left waiting: the outbox restores the board as stored (data-counted goes).
   new MutationObserver(function () {
     var current = ronda.board.element();
-    if (current && !current.hasAttribute("data-counted")) { clearResult(current); }
+    if (current && !current.hasAttribute("data-counted")) { clearResult(current, false); }
   }).observe(document.body, { subtree: true, attributeFilter: ["data-counted"] });
 
   try {

@@ -549,6 +549,10 @@
       node.removeAttribute("aria-disabled");
       node.removeAttribute("data-off-waiting");
     });
+    current.querySelectorAll("[data-on-waiting]").forEach(function (node) {
+      node.setAttribute("aria-disabled", "true");
+      node.removeAttribute("data-on-waiting");
+    });
     if (current.hasAttribute("data-counted")) { current.removeAttribute("data-counted"); }
     var scores = current.querySelector(".scores.pending");
     if (scores) {
@@ -667,7 +671,12 @@
         var action = button.form && new URL(button.form.action, window.location.href).pathname;
         if (action && TAP_PATH.test(action)) {
           button.disabled = false;
-          button.removeAttribute("aria-disabled");  // the board's off buttons (docs/BOARD.md)
+          // The board's off buttons (docs/BOARD.md), off again once no tap waits.
+          if (button.getAttribute("aria-disabled") === "true" &&
+              !button.hasAttribute("data-off-waiting")) {
+            button.setAttribute("data-on-waiting", "");
+          }
+          button.removeAttribute("aria-disabled");
         }
       });
   }
