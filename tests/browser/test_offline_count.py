@@ -385,3 +385,28 @@ def test_offline_a_team_reaching_the_target_shows_its_result_in_arabic(browser, 
         assert phone.locator("#winner").inner_text() == shown
     finally:
         context.close()
+
+
+MOVES_OFF = """() => Array.from(document.querySelectorAll('#board button[name=move]'),
+    b => b.value + (b.getAttribute('aria-disabled') === 'true' ? ' off' : ' on'))"""
+
+
+def test_offline_a_result_undone_leaves_each_move_as_the_board_had_it(phone, table_server):
+    """At a hand's last deal, 32–0: Next deal is off (the hand is counted
+    first). A winning Missa offline turns every move off under its result;
+    undone, each is again as it was, Next deal off among them."""
+    game = open_game(phone, server=table_server)
+    for event in [{"type": "next_deal"}] * 5 + [{"type": "adjust", "side": 0, "points": 32}]:
+        post(phone, table_server, f"/api/games/{game}/events", event)
+    phone.reload()
+    wait_for_engine(phone)
+    drawn = phone.evaluate(MOVES_OFF)
+    assert "next_deal off" in drawn
+    go_offline(phone)
+    tap_while_away(phone, "Missa pour Nous")
+    expect(phone.locator(RESULT)).to_be_visible()
+    assert all(move.endswith(" off") for move in phone.evaluate(MOVES_OFF))
+    phone.locator(".undo-button").tap()
+    expect(phone.locator(RESULT)).to_have_count(0)
+    assert phone.evaluate(MOVES_OFF) == drawn
+    go_online(phone)
