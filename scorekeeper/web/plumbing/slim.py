@@ -12,18 +12,36 @@ expression there), `/* ... */` in CSS (no rule holds those in a string), and
 the spaces that begin a line (no string of ours spans lines: the scripts
 have no template literal and no line continued by a backslash).
 tests/web/test_script_bundle.py checks each of these.
+
+The pages' templates are read without the spaces that begin their lines,
+once, when Jinja compiles them: a page costs nothing more to draw, and a
+board's page about 100 bytes less once gzipped. No template holds a <pre>,
+a <textarea> or an attribute value over several lines, and the one element
+whose text keeps its line breaks (a count's needs, `white-space: pre-line`)
+drops the spaces that begin a line itself.
 """
 
+import os
 import re
 from functools import lru_cache, wraps
 
 from flask import Flask, Response
+from jinja2 import FileSystemLoader
 
 JS_TYPES = {"text/javascript", "application/javascript"}
 JS_COMMENT_LINE = re.compile(rb"^[ \t]*//[^\n]*\n", re.M)
 JS_TRAILING_COMMENT = re.compile(rb"(?<=[;{},(])[ \t]+//[^\n]*$", re.M)
 CSS_COMMENT = re.compile(rb"/\*.*?\*/\n?", re.S)
 INDENT = re.compile(rb"^[ \t]+", re.M)
+TEMPLATE_INDENT = re.compile(r"^[ \t]+", re.M)
+
+
+class UnindentedLoader(FileSystemLoader):
+    """The app's templates, each line without the spaces that begin it."""
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        return TEMPLATE_INDENT.sub("", source), filename, uptodate
 
 
 @lru_cache(maxsize=32)
@@ -43,6 +61,7 @@ def slim(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    app.jinja_loader = UnindentedLoader(os.path.join(app.root_path, app.template_folder))
     # Around the static view itself, not an after-request hook: no other
     # answer (a tap, a page) pays for the check, and a tap is the one
     # answer that must stay cheap; and so the slim
