@@ -122,7 +122,8 @@
   // none; drawn only when it changes (in a live region: a screen reader
   // would hear it again), the server's kept until no tap waits (unkeep).
   function paintChain(current, chain) {
-    var slot = current.querySelector(".chain-slot");  // on every board the count starts from
+    var slot = current.querySelector(".chain-slot");
+    if (!slot) { return; }  // a board with no strips (a finished game's)
     var said = chain ? phrase("chain-" + chain.side).innerHTML.replace("{value}", chain.value) : "";
     var key = chain ? said + (chain.end_on ? "" : " off") : "";
     if (!slot.hasAttribute("data-kept-html")) {
