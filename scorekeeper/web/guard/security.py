@@ -47,8 +47,8 @@ class HeadersOnEveryResponse:
         def start(status, headers, exc_info=None):
             present = {name.lower() for name, _ in headers}  # a view may set a stricter one
             missing = [(n, v) for n, v in HEADERS.items() if n.lower() not in present]
-            if status.startswith("200") and environ.get("PATH_INFO", "").startswith(
-                    ENGINE_WORKER_PATH):
+            if status.startswith("200") and environ.get("REQUEST_METHOD") in ("GET", "HEAD") \
+                    and environ.get("PATH_INFO", "").startswith(ENGINE_WORKER_PATH):
                 missing = [(n, ENGINE_WORKER_POLICY if n == "Content-Security-Policy" else v)
                            for n, v in missing]
             return start_response(status, list(headers) + missing, exc_info)
