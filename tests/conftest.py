@@ -51,6 +51,15 @@ def french(client):
 
 
 @pytest.fixture
+def second_phone(app):
+    """Another phone at the same table, in French: another browser (its own
+    session, so its own device id)."""
+    phone = app.test_client()
+    phone.set_cookie("lang", "fr")
+    return phone
+
+
+@pytest.fixture
 def english(client):
     """The test client of a device that chose English."""
     client.set_cookie("lang", "en")

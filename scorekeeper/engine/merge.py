@@ -1,12 +1,16 @@
 """One rule for two phones (docs/BOARD.md, "Two phones"): what a tap does,
-given the records it had not seen.
+given the records new to its phone.
 
-A tap knows its phone (`device`), the version its finger saw (`seen`) and
-what it means (an event, or an Undo naming a record). The records it had not
-seen are those after `seen`, made by another device, and not matched with
-one of its device's own; its deal is the deal its phone was in. Plain data
-in (the log's event records in the fold's order, the tap), a decision out:
-no clock, no page.
+A tap knows its phone (`device`), the version its finger saw (`seen`), the
+version its phone's previous tap saw (`since`, read from that tap's record)
+and what it means (an event, or an Undo naming a record). The records new to
+its phone are those after `since`, made by another device, and not matched
+with one of its device's own: a scorer taps what happens at the table, in
+its order, so another phone's record that came after this phone's previous
+tap may be this very tap, whether or not the board has drawn it since. Its
+deal is the deal its finger saw (the records up to `seen`). Plain data in
+(the log's event records in the fold's order, the tap), a decision out: no
+clock, no page.
 """
 
 from dataclasses import dataclass
@@ -98,13 +102,15 @@ class Tap:
     """A tap: its device, the version its finger saw, and what it means (an
     event in its stored form; None for an Undo, which names `undoes`, or
     else takes back the last event its phone knew). `hand`: a count's hand,
-    as its sheet said it."""
+    as its sheet said it. `since`: the version its phone's previous tap saw
+    (None: its first tap, whose records new to it are those after `seen`)."""
 
     device: str | None
     seen: int
     event: Mapping[str, Any] | None = None
     undoes: int | None = None
     hand: int | None = None
+    since: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,24 +136,29 @@ def merge_tap(setup: Setup, entries: Sequence[Record], tap: Tap) -> Merge:
         counted = _count_of_hand(standing, tap.hand)
         if counted is not None:
             return _same_count(counted, tap)
-    if all(_known(entry, tap) for entry in standing):
+    if not any(_new(entry, tap) for entry in standing):
         return Merge(APPLY)
-    deal = sum(1 for entry in standing if _known(entry, tap) and _closes(entry))
+    # The deal its finger saw, without this very tap: the same close new
+    # to its phone, drawn just before the finger came down, is this one.
+    deal = sum(1 for entry in standing if _known(entry, tap) and _closes(entry)
+               and not (_new(entry, tap) and entry.event == tap.event))
     return _in_deal(setup, standing, tap, deal)
 
 
 def _in_deal(setup: Setup, standing: list[Record], tap: Tap, deal: int) -> Merge:
     """The tap of the `deal`-th deal (counted from 0 by the records that
-    closed deals): that deal's same event, its other count, its closer;
-    a close, after the taps of its deal it had not seen."""
-    unseen = [entry for index, entry in _with_deals(standing)
-              if index == deal and not _known(entry, tap)]
+    closed deals): that deal's same event or other count, new to its phone;
+    the closer its finger had not seen; a close, after the taps of its deal
+    it had not seen."""
+    of_deal = [entry for index, entry in _with_deals(standing) if index == deal]
+    new = [entry for entry in of_deal if _new(entry, tap)]
+    unseen = [entry for entry in new if not _known(entry, tap)]
     kind = tap.event.get("type")
-    for entry in unseen:
+    for entry in new:
         # What a hand or a deal records once is every phone's same tap.
         if entry.event == tap.event and (not entry.matched or kind in ONCE):
             return Merge(SAME, entry.seq)
-    for entry in unseen:
+    for entry in new:
         if kind == "announce" and entry.event.get("type") == kind:
             return _joined(setup, standing, tap, entry)
         if kind in ONCE and entry.event.get("type") == kind:
@@ -256,7 +267,7 @@ def _same_count(counted: Record, tap: Tap) -> Merge:
     """A count of a hand that has ended: the same count is that count;
     another is refused."""
     # A hand has one count: every phone's same count is that one.
-    if counted.event == tap.event and not _known(counted, tap):
+    if counted.event == tap.event and _new(counted, tap):
         return Merge(SAME, counted.seq)
     if counted.event == tap.event:
         return Merge(DONE, counted.seq)
@@ -295,6 +306,23 @@ def _known(entry: Record, tap: Tap) -> bool:
     """Whether the tap's phone knew the record: seen, its own, or matched
     with one of its own."""
     return entry.seq <= tap.seen or (tap.device is not None and (
+        entry.device == tap.device or tap.device in entry.matched))
+
+
+def news_after(tap: Tap) -> int:
+    """The last record not new to the tap's phone: what its previous tap
+    saw, and never the last record its finger saw, which may be this very
+    tap, drawn just before the finger came down (a phone's first tap has no
+    previous one). A tap of no known phone: what it saw."""
+    if tap.device is None:
+        return tap.seen
+    return tap.seen - 1 if tap.since is None else min(tap.since, tap.seen - 1)
+
+
+def _new(entry: Record, tap: Tap) -> bool:
+    """Whether the record is new to the tap's phone: another phone's, not
+    matched with one of its own, and after what its previous tap saw."""
+    return entry.seq > news_after(tap) and not (tap.device is not None and (
         entry.device == tap.device or tap.device in entry.matched))
 
 

@@ -110,9 +110,15 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str, no
         # A count's hand is what it means only when it is not the hand now
         # played (its sheet stayed open while the other phone counted).
         named_hand = None if hand == game.state.hand else hand
-        tapped = merge.Tap(device, game.version if seen is None else seen,
-                           None if event is None else engine.to_dict(event), undoes, named_hand)
-        entries = _entries(db, game.id) if _may_be_unseen(game, tapped) else ()
+        seen = game.version if seen is None else seen
+        since = None if device is None else store.last_seen(db, game.id, device)
+        tapped = merge.Tap(device, seen, None if event is None else engine.to_dict(event),
+                           undoes, named_hand, since)
+        # The rule reads the log only where it may hold a record new to the
+        # tap's phone, or one the tap names.
+        needed = undoes is not None or named_hand is not None or store.others_after(
+            db, game.id, merge.news_after(tapped), device)
+        entries = _entries(db, game.id) if needed else ()
         decided = merge.merge_tap(game.setup, entries, tapped)
         game = _record(db, game, event, decided, key, now, tapped)
         return Tapped(game, decided.action, shown_of(db, game))
@@ -126,12 +132,6 @@ def _read(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str
         return games.read_event(db, game_id, body, key)
     game = games.load(db, game_id)
     return game, None, "undo" if store.key_used(db, game_id, key) else None
-
-
-def _may_be_unseen(game: games.Game, tapped: merge.Tap) -> bool:
-    """Whether the log may hold records the tap had not seen, or a record
-    it names: else the rule needs none of them."""
-    return tapped.undoes is not None or tapped.hand is not None or tapped.seen < game.version
 
 
 def _entries(db: sqlite_utils.Database, game_id: str) -> list[merge.Record]:

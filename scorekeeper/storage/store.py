@@ -106,6 +106,22 @@ def has_placed(db: sqlite_utils.Database, game_id: str) -> bool:
                       [game_id]).fetchone() is not None
 
 
+def last_seen(db: sqlite_utils.Database, game_id: str, device: str | None) -> int | None:
+    """The version the last record of `device` in the game was tapped on
+    (None: it made none)."""
+    row = db.execute(
+        "SELECT COALESCE(seen, seq - 1) FROM events WHERE game_id = ? AND device = ?"
+        " ORDER BY seq DESC LIMIT 1", [game_id, device]).fetchone()
+    return None if row is None else row[0]
+
+
+def others_after(db: sqlite_utils.Database, game_id: str, seq: int, device: str | None) -> bool:
+    """Whether a record after `seq` was made by another device than `device`."""
+    return db.execute(
+        "SELECT EXISTS(SELECT 1 FROM events WHERE game_id = ? AND seq > ? AND device IS NOT ?)",
+        [game_id, seq, device]).fetchone()[0] == 1
+
+
 def merge_records(db: sqlite_utils.Database, game_id: str
                   ) -> list[tuple[int, str, dict, str | None, int | None]]:
     """Every record of the game's log in the fold's order: (seq, action,

@@ -107,12 +107,10 @@
   }, true);
 
   // Two phones on one game (docs/BOARD.md): a tap is sent with the version
-  // of the board the finger saw. Not one this board followed from another
-  // phone after the finger came down, nor less than GLANCE_MS before it (too
-  // soon to be seen): the version before them. The server merges what the
-  // tap had not seen by one rule: the same Missa tapped on both phones is
-  // then counted once.
-  var GLANCE_MS = 1000;
+  // of the board the finger saw: not one this board followed from another
+  // phone after the finger came down, but the version before it. The server
+  // merges the records new to this phone by one rule: the same Missa tapped
+  // on both phones is then counted once.
   var followed = null;  // { from: the version before, at: when the other phone's taps came }
   var pressedAt = null;
   function press(event) {
@@ -221,8 +219,9 @@
     return function () {
       var now = performance.now(), current = board();
       if (current && current.dataset.version !== from) {
-        var earlier = followed && followed.at > now - GLANCE_MS;  // still not seen
-        followed = { from: earlier ? followed.from : from, at: now };
+        // Followed twice since the finger came down: it saw the first's before.
+        var since = followed && pressedAt !== null && followed.at > pressedAt;
+        followed = { from: since ? followed.from : from, at: now };
       }
     };
   }
@@ -629,7 +628,7 @@
     tick();
     var seen = null;
     at = pressedAt !== null ? pressedAt : at;
-    if (followed && followed.at > at - GLANCE_MS) { seen = followed.from; }
+    if (followed && followed.at > at) { seen = followed.from; }
     pressedAt = followed = null;  // from now on the board shows this phone's own taps
     // A tap on the game goes through the outbox, which keeps it until answered.
     if (ronda.outbox && ronda.outbox.take(form, data, submitter, seen)) { return; }

@@ -262,19 +262,26 @@ def test_a_khamsa_tapped_before_the_board_follows_the_other_phones_bount_counts(
     assert state["version"] == 2 and state["chain"] == {"side": 1, "value": 5}, state
 
 
-def test_an_undo_tapped_as_the_board_shows_the_other_phones_tap_takes_back_the_mistake(phone):
-    """A Missa for us by mistake, the other phone's Missa for them, and this
-    phone's Undo right as its board shows that one: the finger meant the
-    mistake (the board it saw), which is taken back; the other phone's
-    right tap stands."""
+def test_an_undo_whose_board_follows_the_other_phone_under_the_finger_takes_back_the_mistake(
+        phone):
+    """A Missa for us by mistake; the finger comes down on Undo, which names
+    it; the board follows the other phone's Missa for them before the finger
+    lifts: the finger meant the mistake (the board it saw), which is taken
+    back, and the other phone's right tap stands."""
     game = open_game(phone)
     phone.get_by_role("button", name="Missa pour Nous").tap()
     expect_scores(phone, 1, 0)
     wait_past_double_tap(phone)
+    undo = phone.locator("#board form.undo button")
+    box = undo.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
     phone.request.post(f"/api/games/{game}/events", headers={"Content-Type": "application/json"},
                        data=json.dumps({"type": "missa", "side": 1}))
     expect(phone.locator("#board")).to_have_attribute("data-version", "2")  # followed
-    phone.locator("#board form.undo button").tap()
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
     expect_scores(phone, 0, 1)
     state = json.loads(phone.request.get(f"/api/games/{game}").text())
     assert state["scores"] == [0, 1] and state["version"] == 3, state

@@ -48,8 +48,39 @@ def log(*made):
     return [Record(seq, event, device) for seq, (device, event) in enumerate(made, 1)]
 
 
-def test_a_tap_that_saw_every_record_counts_as_ever():
-    assert merge_tap(GAME, log(("a", missa(0))), Tap("b", 1, missa(0))).action == APPLY
+def test_a_record_its_phones_previous_tap_saw_is_not_this_tap():
+    records = log(("a", missa(0)), ("b", hit(1, 1)))
+    assert merge_tap(GAME, records, Tap("b", 2, missa(0), since=1)).action == APPLY
+
+
+def test_the_other_phones_same_event_drawn_just_before_the_finger_is_that_event():
+    """The second scorer's finger comes down just after the first phone's
+    Missa was drawn on its board: that Missa is still new to its phone (its
+    previous tap saw none of it), so it is this very tap, counted once."""
+    records = log(("b", hit(1, 1)), ("a", missa(0)))
+    decided = merge_tap(GAME, records, Tap("b", 2, missa(0), since=0))
+    assert (decided.action, decided.seq) == (SAME, 2)
+
+
+def test_a_phones_first_tap_may_be_the_last_record_its_board_showed():
+    records = log(("a", missa(0)), ("a", missa(0)))
+    assert merge_tap(GAME, records, Tap("b", 2, missa(0))).seq == 2
+    assert merge_tap(GAME, records[:1] + [Record(2, hit(1, 1), "a")],
+                     Tap("b", 2, missa(0))).action == APPLY
+
+
+def test_the_same_close_drawn_just_before_the_finger_is_that_close():
+    """Both scorers tap Next deal; the second board drew the first one's
+    just before its finger came down: one Next deal, not two."""
+    records = log(("a", missa(0)), ("b", missa(0)), ("a", NEXT))
+    matched = [Record(1, missa(0), "a", matched=("b",)), records[2]]
+    decided = merge_tap(GAME, matched, Tap("b", 3, NEXT, since=1))
+    assert (decided.action, decided.seq) == (SAME, 3)
+
+
+def test_a_tap_of_no_known_phone_is_judged_on_what_it_saw():
+    assert merge_tap(GAME, log(("a", missa(0))), Tap(None, 1, missa(0))).action == APPLY
+    assert merge_tap(GAME, log(("a", missa(0))), Tap(None, 0, missa(0))).action == SAME
 
 
 def test_the_other_phones_same_event_in_the_same_deal_is_that_event():
@@ -159,8 +190,11 @@ def test_another_count_of_the_same_hand_is_refused_keeping_the_one_recorded():
         merge_tap(GAME, records, Tap("b", 5, {"type": "end_hand", "cards": [16, None]}, hand=1))
     assert (refused.value.reason, refused.value.kept) == (COUNTED_OTHERWISE, count)
     assert merge_tap(GAME, records, Tap("b", 5, count, hand=1)).action == SAME
-    # A sheet that followed the other phone (its version after that count) names its hand.
-    assert merge_tap(GAME, records, Tap("b", 6, count, hand=1)).action == DONE
+    # A sheet that followed the other phone names its hand: that count is
+    # this tap, recorded once (its phone's previous tap had seen it: done).
+    assert merge_tap(GAME, records, Tap("b", 6, count, hand=1)).action == SAME
+    mine = records + [Record(7, missa(0), "b")]
+    assert merge_tap(GAME, mine, Tap("b", 7, count, hand=1, since=6)).action == DONE
 
 
 def test_a_count_of_a_hand_the_game_is_back_before_is_refused():

@@ -19,7 +19,6 @@ from scorekeeper.storage import migrations
 from scorekeeper.storage.db import connect
 
 NOW = "2026-12-07T12:00:00+00:00"
-GLANCE = 1.0  # what a board showed less than this before the touch was not seen
 # redundant: both phones tap every event. split: each taps its side's events,
 # phone b the deal's own (its announcements), both the deal's moves (Next
 # deal, the count: a phone away knows its deal by them). mixed: each event
@@ -176,11 +175,14 @@ def sends(rng: random.Random, events: list[dict], owners: list[str], phones: dic
         for index, (at, owner) in enumerate(zip(times, owners)):
             if name not in owner:
                 continue
-            away = phone.away_at(at)
-            # Its board: the server as followed before the touch (not a
-            # follow too short before it to be seen), or before the outage.
-            saw = away[0] if away else at - GLANCE
-            leaves = (away[1] if away else at) + rng.uniform(0.05, 1.5)
+            # Each scorer's finger comes down up to a second after the event:
+            # the other phone's tap of it may be on this board by then.
+            touch = at + rng.uniform(0, 1)
+            away = phone.away_at(touch)
+            # Its board: the server as followed when the finger came down,
+            # or as it was when the outage began.
+            saw = away[0] if away else touch
+            leaves = (away[1] if away else touch) + rng.uniform(0.05, 1.5)
             last = max(last + 0.001, leaves)  # one phone's taps go in order
             found.append((last, name, index, saw))
     return sorted(found), times

@@ -154,34 +154,37 @@ def test_announcements_stay_open_for_the_whole_deal_until_confirmed(french):
         "Tringa")[0]  # once recorded, the deal's announcement buttons are off
 
 
-def test_announcements_confirmed_on_two_phones_at_once_are_the_deals_together(french):
+def test_announcements_confirmed_on_two_phones_at_once_are_the_deals_together(french,
+                                                                              second_phone):
     """One phone confirmed our Ronda, the other their Tringa at the same
     moment: the second joins the first, as the table meant (the deal's one
     record corrected to hold both), and the board says so."""
     board = start_game(french)
-    second = french.get(board + "?a=1-tringa").get_data(as_text=True)
+    second = second_phone.get(board + "?a=1-tringa").get_data(as_text=True)
     press(french, board + "?a=0-ronda", "announce")  # the first phone
     assert api_state(french, board)["scores"] == [1, 0]
-    joined = submit(french, *find_button(second, "announce"))
+    joined = submit(second_phone, *find_button(second, "announce"))
     assert joined.headers["Location"] == board  # no mark left
-    assert notice(french.get(joined.headers["Location"])).startswith("Ajoutées aux annonces")
+    assert notice(second_phone.get(joined.headers["Location"])).startswith(
+        "Ajoutées aux annonces")
     assert api_state(french, board)["scores"] == [0, 6]  # the Tringa takes both: 1 + 5
 
 
-def test_the_same_announcements_confirmed_on_two_phones_leave_no_draft_on_the_second(french):
+def test_the_same_announcements_confirmed_on_two_phones_leave_no_draft_on_the_second(
+        french, second_phone):
     """Both phones marked and confirmed the same Tringa: the second Confirm
     is that very tap, already recorded, so its marks are done, not left
     waiting for a Confirm or Clear before the next deal."""
     board = start_game(french)
-    second = french.get(board + "?a=1-tringa").get_data(as_text=True)
+    second = second_phone.get(board + "?a=1-tringa").get_data(as_text=True)
     press(french, board + "?a=1-tringa", "announce")  # the first phone
-    refused = submit(french, *find_button(second, "announce"))
+    refused = submit(second_phone, *find_button(second, "announce"))
     assert refused.headers["Location"] == board
-    shown = french.get(refused.headers["Location"])
+    shown = second_phone.get(refused.headers["Location"])
     assert notice(shown).startswith("Déjà enregistré sur un autre téléphone")
     assert 'value="announce"' not in shown.get_data(as_text=True)  # no draft to confirm
     assert not find_button(shown.get_data(as_text=True), "next_deal")[1].disabled
-    scripted = submit(french, *find_button(second, "announce"), headers={"X-Board": "1"})
+    scripted = submit(second_phone, *find_button(second, "announce"), headers={"X-Board": "1"})
     assert scripted.headers["X-Board-URL"] == board
     assert 'value="announce"' not in scripted.get_data(as_text=True)
     assert api_state(french, board)["scores"] == [0, 5]

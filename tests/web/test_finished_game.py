@@ -131,20 +131,20 @@ def test_the_result_drawn_right_after_the_win_undoes_it_in_one_tap(french, db):
     assert re.search(r'<button class="[^"]*undo-button', result)
 
 
-def test_the_result_shown_for_a_refused_tap_asks_before_reopening(french):
+def test_the_result_shown_for_a_refused_tap_asks_before_reopening(french, second_phone):
     """Both phones tapped the winning Missa: the second one's is already
     recorded, and its page shows the result with that sentence. Its Undo,
     where its Missa was, asks first: a second tap there meant the Missa
     again, and took the win back at once."""
     board = start_game(french)
     press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "32"})
-    other = french.get(board).get_data(as_text=True)  # the other phone's board, before the win
+    other = second_phone.get(board).get_data(as_text=True)  # its board, before the win
     press(french, board, "missa.1")  # the winning tap, on the first phone
     form, missa = find_button(other, "missa.1")
     for script in (False, True):
         headers = {"X-Board": "1"} if script else {}
-        response = submit(french, form, missa, headers=headers)
-        page = (response if script else french.get(response.headers["Location"]))
+        response = submit(second_phone, form, missa, headers=headers)
+        page = (response if script else second_phone.get(response.headers["Location"]))
         result = page.get_data(as_text=True)
         assert "Déjà enregistré sur un autre téléphone" in text(result), script
         assert re.search(r'<a class="button undo-button" href="[^"]+/reopen">', result), script
@@ -180,7 +180,8 @@ def test_a_tap_from_a_phone_that_had_not_seen_the_win_does_not_say_to_undo_it(fr
     assert api_state(french, board)["scores"] == [0, 33]
 
 
-def test_a_count_confirmed_after_the_other_phones_winning_count_says_it_stands(french):
+def test_a_count_confirmed_after_the_other_phones_winning_count_says_it_stands(
+        french, second_phone, app):
     """Without JavaScript, two phones with the count sheet open mid-hand
     (deal 1 of 6): one confirms the count that wins the game; the other's
     Confirm then showed the result and nothing else, as if asking the early
@@ -188,21 +189,23 @@ def test_a_count_confirmed_after_the_other_phones_winning_count_says_it_stands(f
     recorded, and the result says so."""
     board = start_game(french)
     press(french, board + "?sheet=more", "adjust", {"side": "1", "points": "32"})
-    def sheet():
-        page = french.get(board + "?sheet=end&cards0=10&hand=1").get_data(as_text=True)
+    def sheet(phone):
+        page = phone.get(board + "?sheet=end&cards0=10&hand=1").get_data(as_text=True)
         return find_button(page, "end_hand")
 
-    first_phone, second_phone, not_asked_yet = sheet(), sheet(), sheet()
+    third_phone = app.test_client()
+    third_phone.set_cookie("lang", "fr")
+    first, second, not_asked_yet = sheet(french), sheet(second_phone), sheet(third_phone)
     winning = {"cards0": "10", "early": "1"}
-    assert submit(french, *first_phone, winning).status_code == 303
+    assert submit(french, *first, winning).status_code == 303
     assert api_state(french, board)["finished"]
     version, scores = api_state(french, board)["version"], api_state(french, board)["scores"]
-    response = submit(french, *second_phone, winning)
-    result = french.get(response.headers["Location"]).get_data(as_text=True)
+    response = submit(second_phone, *second, winning)
+    result = second_phone.get(response.headers["Location"]).get_data(as_text=True)
     assert "Déjà enregistré sur un autre téléphone" in text(result)
     now = api_state(french, board)  # the same count: a record of its own, the game unchanged
     assert now["version"] == version + 1 and now["scores"] == scores
     # Without the early end's answer (its sheet had not asked it yet): the same.
-    response = submit(french, *not_asked_yet, {"cards0": "10"})
-    result = french.get(response.headers["Location"]).get_data(as_text=True)
+    response = submit(third_phone, *not_asked_yet, {"cards0": "10"})
+    result = third_phone.get(response.headers["Location"]).get_data(as_text=True)
     assert "Déjà enregistré sur un autre téléphone" in text(result)

@@ -31,7 +31,7 @@ def _api(client, board, event):
     assert client.post("/api" + board + "/events", json=event).status_code == 200
 
 
-def test_every_board_form_carries_the_version_it_shows_and_its_phone(client):
+def test_every_board_form_carries_the_version_it_shows_and_its_phone(client, app):
     board = start_game(client)
     _api(client, board, {"type": "missa", "side": 0})
     page = _page(client, board)
@@ -40,33 +40,49 @@ def test_every_board_form_carries_the_version_it_shows_and_its_phone(client):
     assert fields and all(f["expected_version"] == "1" for f in fields)
     devices = {f.get("device") for f in fields}
     assert len(devices) == 1 and None not in devices  # one page, one phone
-    assert dict(forms_of(_page(client, board))[0].fields).get("device") not in devices
+    # Every page of one browser is that phone's; another browser is another phone.
+    assert dict(forms_of(_page(client, board))[0].fields).get("device") in devices
+    other = app.test_client()
+    assert dict(forms_of(_page(other, board))[0].fields).get("device") not in devices
 
 
-def test_the_same_tap_from_a_second_phone_counts_once_and_says_so(client):
+def test_the_same_tap_from_a_second_phone_counts_once_and_says_so(client, app):
     client.set_cookie("lang", "fr")
     board = start_game(client)
-    phone_a, phone_b = _page(client, board), _page(client, board)
+    other = app.test_client()
+    other.set_cookie("lang", "fr")
+    phone_a, phone_b = _page(client, board), _page(other, board)
     assert _tap(client, phone_a, "missa.0").status_code == 303
-    same = _tap(client, phone_b, "missa.0", headers={"X-Board": "1"})
+    same = _tap(other, phone_b, "missa.0", headers={"X-Board": "1"})
     assert same.status_code == 200
     assert "Déjà enregistré sur un autre téléphone : compté une fois." in _words(same)
     assert api_state(client, board)["scores"] == [1, 0]
     # Sent again (no answer came): its tap id is recorded, the game as it is.
-    assert _tap(client, phone_b, "missa.0", headers={"X-Board": "1"}).status_code == 200
+    assert _tap(other, phone_b, "missa.0", headers={"X-Board": "1"}).status_code == 200
 
 
-def test_two_scorers_each_tapping_two_missas_count_two(client):
+def test_the_second_of_two_missas_on_one_phone_counts_without_javascript(client):
+    """Without the page's script, each page of a phone's browser is that
+    phone's: its second Missa, tapped on the page its first brought, is a
+    second Missa, not the first one again."""
+    board = start_game(client)
+    _tap(client, _page(client, board), "missa.0")
+    _tap(client, _page(client, board), "missa.0")
+    assert api_state(client, board)["scores"] == [2, 0]
+
+
+def test_two_scorers_each_tapping_two_missas_count_two(client, app):
     """Two Missas happened; each phone tapped both, one phone offline: each
     record matches one of the other phone's, once."""
     board = start_game(client)
-    offline = _page(client, board)
+    other = app.test_client()
+    offline = _page(other, board)
     _tap(client, _page(client, board), "missa.0")
     _tap(client, _page(client, board), "missa.0")
     form, button = find_button(offline, "missa.0")
     token = dict(form.fields)["token"]
     for again in ("", "-2"):  # two taps of one button: two tap ids (the page's script's)
-        assert submit(client, form, button, extra={"token": token + again}).status_code == 303
+        assert submit(other, form, button, extra={"token": token + again}).status_code == 303
     state = api_state(client, board)
     assert state["scores"] == [2, 0] and state["version"] == 4
 

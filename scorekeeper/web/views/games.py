@@ -19,6 +19,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from werkzeug.datastructures import MultiDict
@@ -191,8 +192,10 @@ def _drawn(shown: scoreboard.Shown, args: MultiDict):
 
 def _board_forms(game: games.Game) -> dict:
     """The board's forms, each with a one-time token, the version shown and
-    the page's device id (its taps are one phone's: docs/BOARD.md)."""
-    device = one_time_token()[:16]
+    the phone's device id: its browser's, kept in its session, so that the
+    taps of its pages are one phone's, in order (docs/BOARD.md). The page's
+    script sends its tab's own instead."""
+    device = session.setdefault("device", one_time_token()[:16])
     return {
         "play_form": PlayForm(formdata=None, token=one_time_token(),
                               expected_version=game.version, device=device),
