@@ -21,9 +21,10 @@ from scorekeeper.storage.db import connect
 NOW = "2026-12-07T12:00:00+00:00"
 # redundant: both phones tap every event. split: each taps its side's events,
 # phone b the deal's own (its announcements), both the deal's moves (Next
-# deal, the count: a phone away knows its deal by them). mixed: each event
+# deal, the count: a phone away knows its deal by them). chained split: the
+# same with hit chains, whose steps the two phones share. mixed: each event
 # tapped on one phone or both.
-MODES = ("redundant", "split", "mixed")
+MODES = ("redundant", "split", "chained split", "mixed")
 # What a board says of a tap that counted (the rest it says are refusals).
 SAID = (SAME, DONE, PLACE, AFTER)
 
@@ -80,7 +81,9 @@ def _by_deal(state: engine.State, events: list) -> list[Counter]:
 # What a table plays, as often as it plays it. A hit chain's steps alternate
 # sides, each meaning the chain as the step before it left it, and a Missa
 # closes an open chain: split between two phones, their order is only known
-# to the table, so split runs play no chain (redundant and mixed runs do),
+# to the table, so split runs play no chain (chained split, redundant and
+# mixed runs do: where a step reaches the server before the one it follows,
+# it is refused, and its board says so),
 # nor a negative adjustment (a score that only grows reaches the target at
 # the same count whatever the order of the deal's taps).
 KINDS = ("hit", "hit", "hit", "missa", "missa", "chain_end", "next_deal", "next_deal",
@@ -192,7 +195,8 @@ def play(seed: int, mode: str, db=None, length: int = 24) -> Run:
     """One run: the table's game, scored on two phones, merged by the server."""
     rng = random.Random(f"{mode}:{seed}")
     db = db or store()
-    rules = {"stop": "end_of_hand"} if mode == "split" else {
+    split = mode in ("split", "chained split")
+    rules = {"stop": "end_of_hand"} if split else {
         "stop": rng.choice(("immediate", "end_of_hand"))}
     players = rng.choice((2, 2, 3, 4))
     body = {"sides": ["A", "B", "C"][:3 if players == 3 else 2], "players": players,
