@@ -50,24 +50,33 @@
   // The game the board shows after `events` (null: a tap the board cannot
   // name), once the engine has answered; until then, the counted board.
   function show(current, events) {
-    var game = current.dataset.engine;
-    if (!ready || !game) { return; }
-    var key = current.dataset.version + " " + JSON.stringify(events);
+    var key = ask(current, events);
+    if (key === null) { return; }
     if (counted && counted.key === key) {
       if (counted.answer.counted) { paintCount(current, counted.answer); }
       return;
-    }
-    if (!asked || asked.key !== key) {
-      questions += 1;
-      asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
-      var moves = hitButtons(current).map(function (hit) { return JSON.parse(hit.dataset.event); });
-      engine.postMessage({ id: questions, game: JSON.parse(game), events: events, moves: moves });
     }
     // Until it answers, the last count stands where the server has since
     // stored its first taps, and nothing else: it is the same game (each tap
     // judged by the same engine), where the server's board alone would show
     // the score without the taps still waiting for a moment.
     if (counted && storedSince(counted, asked)) { paintCount(current, counted.answer); }
+  }
+
+  // The engine asked at once, before the page's own work for the tap: it
+  // folds while the page draws the waiting list. The question's key, or
+  // null where no engine counts.
+  function ask(current, events) {
+    var game = current.dataset.engine;
+    if (!ready || !game) { return null; }
+    var key = current.dataset.version + " " + JSON.stringify(events);
+    if ((!counted || counted.key !== key) && (!asked || asked.key !== key)) {
+      questions += 1;
+      asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
+      var moves = hitButtons(current).map(function (hit) { return JSON.parse(hit.dataset.event); });
+      engine.postMessage({ id: questions, game: JSON.parse(game), events: events, moves: moves });
+    }
+    return key;
   }
 
   function storedSince(before, now) {
@@ -257,5 +266,5 @@
   engine.onerror = stop;
   engine.postMessage({ start: true, runtime: urls.engineRuntime, wasm: urls.engineWasm,
                        files: urls.engineFiles });
-  ronda.count = { show: show, counts: function () { return ready; } };
+  ronda.count = { ask: ask, show: show, counts: function () { return ready; } };
 }());

@@ -504,6 +504,7 @@
     var queued = ours(entries || load());
     var waiting = queued.some(function (entry) { return entry.waited; }) ? queued.length : 0;
     var refused = queued.length && queued[0].refused ? queued : null;
+    if (waiting) { countWaiting(current, queued, "ask"); }
     set(root, "data-link", link);
     set(root, "data-outbox", waiting ? String(waiting) : null);
     offLinks(current, link === "lost");
@@ -517,7 +518,7 @@
       loosen(current);
       relabelUndo(current, queued);
       listWaiting(current, queued);
-      showCounted(current, queued);
+      countWaiting(current, queued, "show");
     }
     showRefusal(refused);
   }
@@ -615,13 +616,20 @@
       var list = labels.slice(from).join(text("list-sep"));
       return sentence.replace("{list}", from ? "…" + text("list-sep") + list : list);
     };
-    var from = 0;
-    shows(quiet, said(from));
-    while (from < labels.length - 1 && quiet.scrollHeight > quiet.clientHeight + 1) {
-      from += 1;
-      shows(quiet, said(from));
+    shows(quiet, said(0));
+    if (!overflows(quiet)) { return; }
+    // The fewest left out that fit, halving the range: each try lays the
+    // page out again, and a long wait lists dozens.
+    var low = 1, high = labels.length - 1;
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      shows(quiet, said(middle));
+      if (overflows(quiet)) { low = middle + 1; } else { high = middle; }
     }
+    shows(quiet, said(low));
   }
+
+  function overflows(node) { return node.scrollHeight > node.clientHeight + 1; }
 
   // In a box of fixed size over the status line, under its deal line: it
   // hides neither (the deal line is what the table reads) and moves nothing.
@@ -660,7 +668,7 @@
     // with no tap waiting: cut after one line, "tap it again once it is back"
     // lost the very instruction.
     var words = notice.querySelector(".link-what");
-    if (what && words.scrollHeight > words.clientHeight + 1) { notice.classList.add("full"); }
+    if (what && overflows(words)) { notice.classList.add("full"); }
   }
 
   // While taps wait, a button off before them may apply after them: the
@@ -707,10 +715,11 @@
 
   // The board's own count of the taps that wait (count.js, which the page
   // loads after its first paint): a tap it cannot name as an event (an
-  // Undo, a count typed in its sheet, one refused) goes as null.
-  function showCounted(current, queued) {
+  // Undo, a count typed in its sheet, one refused) goes as null. Asked
+  // first, shown once the page has drawn the rest.
+  function countWaiting(current, queued, how) {
     if (!ronda.count) { return; }
-    ronda.count.show(current, queued.filter(records).map(function (entry) {
+    ronda.count[how](current, queued.filter(records).map(function (entry) {
       return entry.refused || undoes(entry) ? null : entry.event || null;
     }));
   }
