@@ -250,15 +250,22 @@ def event_body(body: Any) -> tuple[dict, int | None]:
     return body, _expected_version(body)
 
 
+def game_and_key(db: sqlite_utils.Database, game_id: str, key: str | None
+                 ) -> tuple[Game, str | None]:
+    """Inside a write: the game, and the action of the record `key` made on
+    it already, None if unused (one statement: a tap's first read)."""
+    row, key_used = store.game_row_and_key(db, game_id, key)
+    if row is None:
+        raise GameNotFound(N_("No game has this id."))
+    return _game_from_row(db, row), key_used
+
+
 def read_event(db: sqlite_utils.Database, game_id: str, body: dict, key: str | None
                ) -> tuple[Game, engine.Event, str | None]:
     """Inside a write: the game, its event read from `body`, and the action
     of the record `key` made on it already, None if unused (one statement:
     a tap's first read)."""
-    row, key_used = store.game_row_and_key(db, game_id, key)
-    if row is None:
-        raise GameNotFound(N_("No game has this id."))
-    game = _game_from_row(db, row)
+    game, key_used = game_and_key(db, game_id, key)
     return game, engine.parse_event(body, game.setup), key_used
 
 

@@ -8,6 +8,7 @@ the current one (API.md); and the hand's last-card Missa counts once a hand
 (engine/moves.py, last_card_again), which the API does not ask.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,6 +21,10 @@ from ..engine.moves import Step, last_card_again, timeline
 from ..storage import store
 from ..storage.db import read_transaction, write_transaction
 from . import games, nights, snapshots, tournaments
+
+# What a board's form means, read off the game inside the tap's write: its
+# event and the version its finger saw.
+Meaning = Callable[[games.Game], tuple[dict | None, int | None]]
 
 # The last events a board lists, newest first.
 RECENT_STEPS = 6
@@ -86,18 +91,25 @@ class Tapped:
     shown: Shown
 
 
-def tap(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str, now: str,
+def tap(db: sqlite_utils.Database, game_id: str, body: dict | Meaning | None, key: str, now: str,
         seen: int | None, device: str | None = None, hand: int | None = None,
         undoes: int | None = None) -> Tapped:
     """Record a board's tap: `body`, an event's plain data, or None for an
-    Undo (of record `undoes`, else of the last event its phone knew), made
+    Undo (of record `undoes`, else of the last event its phone knew), or a
+    function of the game, read in the write, that gives the event and its
+    `seen` (a board's form, which needs the game to be read), made
     by `device` on the board of version `seen` (docs/BOARD.md, "Two
     phones": engine/merge.py decides, once). `hand`: for a count, the hand
     its sheet showed. A key already used answers the game as it is. Raises
     ScoringError subclasses: the engine's refusals, merge.MergeRefused, and
     the last card's Missa a second time in a hand."""
     with write_transaction(db):
-        game, event, key_used = _read(db, game_id, body, key)
+        if callable(body):  # what the tap means, read off the game in this write
+            game, key_used = games.game_and_key(db, game_id, key)
+            body, seen = body(game)
+            event = None if body is None else engine.parse_event(body, game.setup)
+        else:
+            game, event, key_used = _read(db, game_id, body, key)
         if key_used:  # sent again: what it did then (counted once, said again)
             return Tapped(game, merge.SAME if key_used == "same" else merge.APPLY,
                           shown_of(db, game))

@@ -413,35 +413,76 @@ def _hand_of(form) -> int | None:
 
 @bp.post("/games/<game_id>/play")
 def play(game_id: str):
-    game = load_game_or_404(game_id)
     form = PlayForm()
     if not form.validate():
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
     move = form.move.data
-    draft = _draft_of(form.back.data, game.setup)
-    waits = board.draft_in_the_way(move, draft)
+    if move.split(".")[0] in ("end_hand", "end_step", "end_preview"):
+        return _play_count(game_id, form, move)
+    return _tap(game_id, form, move, _Meant(form, move))
+
+
+def _play_count(game_id: str, form: PlayForm, move: str):
+    """The end-of-hand sheet's moves: its steppers and preview, and the
+    count's Confirm, which asks first when the hand is not over."""
+    game = load_game_or_404(game_id)
+    meant = _Meant(form, move)
+    waits = board.draft_in_the_way(move, meant.draft_of(game))
     if waits is not None:
         return _after_action(game_id, InvalidInput(waits), form.back.data or "")
-    if move.split(".")[0] in ("end_hand", "end_step", "end_preview"):
-        shown = _end_sheet(game_id, game, move, request.form)
-        if shown is not None:
-            return shown
-    event = board.event_for_move(move, request.form, game.setup)
-    doubt = board.ranks_in_doubt(game.state, event, rank_name)
-    if doubt is not None:
-        return _after_action(game_id, doubt, _with_picks(form.back.data or "", event))
-    at = _draft_at_of(form.back.data, game.version)
+    shown = _end_sheet(game_id, game, move, request.form)
+    if shown is not None:
+        return shown
+    return _tap(game_id, form, move, meant)
+
+
+class _Meant:
+    """What a board's tap means, read off the game inside the tap's write
+    (the game loaded once): its event and the version its finger saw; what
+    a refusal needs to go back to its board is kept here."""
+
+    def __init__(self, form: PlayForm, move: str):
+        self.form, self.move = form, move
+        self.back = form.back.data or ""
+        self.draft: list = []
+        self.setup = None
+        self.at: int | None = None
+
+    def draft_of(self, game: games.Game) -> list:
+        self.setup = game.setup
+        self.draft = _draft_of(self.back, game.setup)
+        return self.draft
+
+    def __call__(self, game: games.Game) -> tuple[dict, int | None]:
+        waits = board.draft_in_the_way(self.move, self.draft_of(game))
+        if waits is not None:
+            raise InvalidInput(waits)
+        event = board.event_for_move(self.move, request.form, game.setup)
+        doubt = board.ranks_in_doubt(game.state, event, rank_name)
+        if doubt is not None:
+            self.back = _with_picks(self.back, event)
+            raise doubt
+        self.at = _draft_at_of(self.back, game.version)
+        return event, _seen(self.form.expected_version.data, self.move, self.at)
+
+
+def _tap(game_id: str, form: PlayForm, move: str, meant: _Meant):
+    """A board's tap: one write, the game read once in it, its board drawn
+    from what that write read."""
     try:
-        tapped = scoreboard.tap(get_db(), game_id, event, tap_key(form.token.data, move),
-                                utc_now(), _seen(form.expected_version.data, move, at),
-                                device_of(form), _hand_of(request.form))
+        tapped = scoreboard.tap(get_db(), game_id, meant, tap_key(form.token.data, move),
+                                utc_now(), None, device_of(form), _hand_of(request.form))
+    except games.GameNotFound:
+        abort(404)
     except ScoringError as error:
-        back = _back_for_choice(error, form.back.data or "", draft, game.setup)
-        error = _counted_otherwise(error, game.setup)
+        if meant.setup is None:  # refused before its game was read
+            return _after_action(game_id, error, meant.back)
+        back = _back_for_choice(error, meant.back, meant.draft, meant.setup)
+        error = _counted_otherwise(error, meant.setup)
         return _after_action(game_id, in_page_words(error, FORM_WORDS, INCOMPLETE_FORM), back)
     # A done tap closes its sheet but keeps the deal's marked announcements
     # (once confirmed, they are no longer a draft).
-    kept = "" if move == "announce" else board.draft_query(draft, at)
+    kept = "" if move == "announce" else board.draft_query(meant.draft, meant.at)
     return _after_action(game_id, stay=request.form.get("stay", "") or kept,
                          said=_said(tapped.action), shown=tapped.shown)
 
@@ -516,25 +557,50 @@ def tap_key(token: str, move: str) -> str:
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
-    game = load_game_or_404(game_id)
     form = UndoForm()
     if not form.validate():
+        if not games.exists(get_db(), game_id):
+            abort(404)
         return _after_action(game_id, InvalidInput(INCOMPLETE_FORM))
-    kept = board.draft_query(_draft_of(request.form.get("back"), game.setup),
-                             _draft_at_of(request.form.get("back"), game.version))
-    if game.state.finished and form.reopen.data != "1" and not reopening.undo_at_once(
-            get_db(), game, form.expected_version.data, utc_now()):
+    meant = _UndoMeant(form)
+    try:
+        tapped = scoreboard.tap(get_db(), game_id, meant, tap_key(form.token.data, "undo"),
+                                utc_now(), None, device_of(form), undoes=form.undoes.data)
+    except games.GameNotFound:
+        abort(404)
+    except _AskFirst:
         if not _wants_board():
             return redirect(url_for("games.reopen", game_id=game_id), 303)
         return _after_action(game_id, RuleViolation(ASK_BEFORE_REOPENING))
-    try:
-        tapped = scoreboard.tap(get_db(), game_id, None, tap_key(form.token.data, "undo"),
-                                utc_now(), form.expected_version.data, device_of(form),
-                                undoes=form.undoes.data)
     except ScoringError as error:
-        return _after_action(game_id, error, kept)
-    return _after_action(game_id, stay=kept, said=_said(tapped.action, undo=True),
+        return _after_action(game_id, error, meant.kept)
+    return _after_action(game_id, stay=meant.kept, said=_said(tapped.action, undo=True),
                          shown=tapped.shown)
+
+
+class _AskFirst(Exception):
+    """An Undo of a finished game's win that must ask before reopening it."""
+
+
+class _UndoMeant:
+    """What a board's Undo means, read off the game inside its write: an
+    Undo (no event) of the version its finger saw; once the game is over,
+    unless asked or right after the win, a question first (_AskFirst). The
+    marked announcements it keeps are kept here."""
+
+    def __init__(self, form: UndoForm):
+        self.form = form
+        self.kept = ""
+
+    def __call__(self, game: games.Game) -> tuple[None, int | None]:
+        back = request.form.get("back")
+        self.kept = board.draft_query(_draft_of(back, game.setup),
+                                      _draft_at_of(back, game.version))
+        seen = self.form.expected_version.data
+        if game.state.finished and self.form.reopen.data != "1" and \
+                not reopening.undo_at_once(get_db(), game, seen, utc_now()):
+            raise _AskFirst
+        return None, seen
 
 
 ASK_BEFORE_REOPENING = N_("The game is over: undoing its last point reopens it. Tap Undo again "
