@@ -311,12 +311,12 @@ def _known(entry: Record, tap: Tap) -> bool:
 
 def news_after(tap: Tap) -> int:
     """The last record not new to the tap's phone: what its previous tap
-    saw, and never the last record its finger saw, which may be this very
-    tap, drawn just before the finger came down (a phone's first tap has no
-    previous one). A tap of no known phone: what it saw."""
+    saw. A phone's first tap has no previous one: the last record its
+    finger saw may be this very tap, drawn just before the finger came
+    down. A tap of no known phone: what it saw."""
     if tap.device is None:
         return tap.seen
-    return tap.seen - 1 if tap.since is None else min(tap.since, tap.seen - 1)
+    return tap.seen - 1 if tap.since is None else min(tap.since, tap.seen)
 
 
 def _new(entry: Record, tap: Tap) -> bool:

@@ -62,6 +62,14 @@ def test_the_other_phones_same_event_drawn_just_before_the_finger_is_that_event(
     assert (decided.action, decided.seq) == (SAME, 2)
 
 
+def test_taps_kept_offline_are_new_to_nothing_their_phone_had_seen():
+    """Offline, a phone's taps all carry the board it last saw: its Missa
+    after its Bount, both tapped once that board showed the other phone's
+    Missa, is another Missa."""
+    records = log(("a", missa(0)), ("b", hit(1, 1)))
+    assert merge_tap(GAME, records, Tap("b", 1, missa(0), since=1)).action == APPLY
+
+
 def test_a_phones_first_tap_may_be_the_last_record_its_board_showed():
     records = log(("a", missa(0)), ("a", missa(0)))
     assert merge_tap(GAME, records, Tap("b", 2, missa(0))).seq == 2
