@@ -67,7 +67,10 @@ def count(game, events, moves=()):
     how many were taken; once the game is over, `winner` is the side the
     engine says won (the one alone in the lead at the target). `moves`: the
     events of buttons the board turns on or off by this count (`moves_on`,
-    judged as the server's board judges its buttons)."""
+    judged as the server's board judges its buttons: the hits, and each
+    announcement a board's draft would hold). `announced`: the deal's
+    announcements are recorded; `settle`: the kind whose ranks must be
+    shown before play goes on (None: none)."""
     state = start(game)
     counted = 0
     for event in events:
@@ -89,6 +92,8 @@ def count(game, events, moves=()):
         "winner": state.winner,
         "to_win": None if state.finished else [[w.standing, w.points] for w in to_win(state)],
         "chain": open_chain(state),
+        "announced": state.announced,
+        "settle": state.pool.kind if state.awaiting_reveal else None,
         "moves_on": [accepts(state, move) for move in moves],
     }
 

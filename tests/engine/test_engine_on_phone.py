@@ -107,7 +107,8 @@ def test_the_boards_count_on_the_phone_is_cpythons():
         rest = game["events"][cut:]
         if seed % 2:  # only the events the engine takes: the count goes to the end
             rest = taken(state, rest)
-        asked.append({"game": game_data(state), "events": rest, "moves": hits_of(setup)})
+        asked.append({"game": game_data(state), "events": rest,
+                      "moves": hits_of(setup) + marks_of(setup)})
     here = [count(one["game"], one["events"], one["moves"]) for one in asked]
     assert count_on_phone(asked) == json.loads(json.dumps(here))
     # Counts that stop at a refusal, and counts that go to the end; some
@@ -120,6 +121,42 @@ def hits_of(setup) -> list[dict]:
     """Every hit button's event of a board, side by side."""
     return [{"type": "hit", "side": side, "value": value}
             for side in range(setup.side_count) for value in setup.rules.hits]
+
+
+def announce(*marks) -> dict:
+    """The announce event a board's draft Confirm posts: (side, kind) each."""
+    return {"type": "announce", "announcements": [{"side": side, "kind": kind}
+                                                  for side, kind in marks]}
+
+
+def marks_of(setup) -> list[dict]:
+    """The drafts a board judges for its announcement links: each side's
+    Ronda and Tringa alone, two Rondas of one side, and two sides' Rondas."""
+    alone = [announce((side, kind)) for side in range(setup.side_count)
+             for kind in ("ronda", "tringa")]
+    return alone + [announce((0, "ronda"), (0, "ronda")), announce((0, "ronda"), (1, "ronda"))]
+
+
+def test_the_count_judges_the_drafts_announcements_and_says_what_their_confirm_leaves():
+    """Offline, the links of a draft are on as the engine takes the draft
+    with them; a confirmed Ronda scores and the deal's announcements are
+    recorded (no link on); two Rondas contend: their ranks are to settle."""
+    setup = Setup(("Nous", "Eux"), 2)
+    game = game_data(new_game(setup))
+    moves = marks_of(setup)
+    fresh = count(game, [], moves)
+    assert fresh["moves_on"] == [True, True, True, True, False, True]
+    assert (fresh["announced"], fresh["settle"]) == (False, None)
+
+    ronda = count(game, [announce((0, "ronda"))], moves)
+    assert (ronda["scores"], ronda["announced"], ronda["settle"]) == ([1, 0], True, None)
+    assert ronda["moves_on"] == [False] * len(moves)
+
+    both = count(game, [announce((0, "ronda"), (1, "ronda"))], moves)
+    assert (both["scores"], both["announced"], both["settle"]) == ([0, 0], True, "ronda")
+    assert count_on_phone([{"game": game, "events": events, "moves": moves} for events in (
+        [], [announce((0, "ronda"))], [announce((0, "ronda"), (1, "ronda"))])]) == [
+        json.loads(json.dumps(answer)) for answer in (fresh, ronda, both)]
 
 
 def test_the_count_says_the_open_chain_as_the_strip_shows_it_and_which_hits_follow():
