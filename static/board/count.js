@@ -3,7 +3,8 @@
 // (engine-worker.js), folds their events onto the game the board shows,
 // and the board shows its answer (scores, what each side needs, the deal
 // line, the open chain's strip, which hits are on, the result at the
-// target), marked as not yet stored. A tap the engine refuses, or that the
+// target, the deal's announcements and their Confirm), marked as not yet
+// stored. A tap the engine refuses, or that the
 // board cannot name as an event, is the server's to judge: nothing is
 // guessed for it or after it. The outbox loads this script after the
 // board's first paint, where Worker and WebAssembly exist; elsewhere, or
@@ -22,6 +23,13 @@
   var asked = null;  // { id, key, version, events } of the last question
   var questions = 0;
   var counted = null;  // the question last answered, with its `answer`
+  // The deal's announcements marked while the server is away, as the
+  // server's board keeps them in its address: [side, kind] in the order
+  // tapped; `draftAt`, the game's version they were first marked on.
+  var draft = [];
+  var draftAt = null;
+  var adoptedFrom = null;  // the server's board whose draft this one took over
+  var markWords = null;  // their words (_count_texts.html), once fetched
 
   // On the root, as the screen kept awake is (data-awake): "ready" once
   // the engine counts, "off" where it could not start.
@@ -37,13 +45,13 @@
     if (message.ready) {
       ready = true;
       paint.set(document.documentElement, "data-engine", "ready");
-      ronda.outbox.render();
+      redraw();
     } else if (message.id === undefined) {
       stop();  // it could not start
     } else if (asked && message.id === asked.id && message.answer) {
       counted = asked;
       counted.answer = message.answer;
-      ronda.outbox.render();
+      redraw();
     }
   }
 
@@ -52,15 +60,22 @@
   function show(current, events) {
     var game = current.dataset.engine;
     if (!ready || !game) { return; }
-    var key = current.dataset.version + " " + JSON.stringify(events);
+    var lost = ronda.link.lost();
+    if (!events.length && !lost) {  // the server's board, as it drew it
+      undraw(current, false);
+      return;
+    }
+    var key = current.dataset.version + " " + JSON.stringify(events) + " " + JSON.stringify(draft);
     if (counted && counted.key === key) {
       if (counted.answer.counted) { paintCount(current, counted.answer); }
+      paintAnnouncements(current, counted.answer, events.length, lost);
       return;
     }
     if (!asked || asked.key !== key) {
       questions += 1;
       asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
-      var moves = hitButtons(current).map(function (hit) { return JSON.parse(hit.dataset.event); });
+      var moves = hitButtons(current).map(function (hit) { return JSON.parse(hit.dataset.event); })
+        .concat(markEvents(current));
       engine.postMessage({ id: questions, game: JSON.parse(game), events: events, moves: moves });
     }
     // Until it answers, the last count stands where the server has since
@@ -137,15 +152,21 @@
     slot.setAttribute("data-chain-shown", key);
   }
 
-  function strip(current, chain, said) {
+  // A strip's form, posting as the board's others do, with their keys.
+  function stripForm(current, kind) {
     var pads = current.querySelector("form.pads");
     var form = document.createElement("form");
     form.setAttribute("method", "post");
     form.setAttribute("action", pads.getAttribute("action"));
-    form.className = "strip chain-strip";
+    form.className = "strip " + kind;
     pads.querySelectorAll(":scope > input[type=hidden]").forEach(function (key) {
       form.appendChild(key.cloneNode(false));  // the board's keys, as each of its forms has them
     });
+    return form;
+  }
+
+  function strip(current, chain, said) {
+    var form = stripForm(current, "chain-strip");
     form.appendChild(document.createElement("span")).innerHTML = said;
     var over = form.appendChild(document.createElement("button"));
     var name = phrase("chain-over").textContent;
@@ -164,6 +185,287 @@
     return template.content.querySelector('[data-text="' + name + '"]');
   }
 
+  // The deal's announcements while the server is away, drawn from this
+  // count as games/_board.html draws them from the server's: each side's
+  // links on where the engine takes the draft with one more (the events
+  // after the hits in `moves`, as the server's board judges its links),
+  // the draft's chips in the sides' order with its Confirm and ✕, and once
+  // the count has the deal's announcements, what the server then says.
+  // Their Confirm waits as any tap does; the ranks to settle need the server.
+  function markWord(name, side) {
+    var said = markWords.content.querySelectorAll('[data-text="' + name + '"]');
+    var named = Array.prototype.filter.call(said, function (one) { return one.dataset.side === side; });
+    return (named[0] || said[0]).textContent;
+  }
+  function filled(sentence, name, value) {
+    return sentence.replace("{" + name + "}", function () { return value; });
+  }
+  function announce(marks) {
+    return { type: "announce", announcements: marks.map(function (mark) {
+      return { side: mark[0], kind: mark[1] };
+    }) };
+  }
+  function markLinks(current) {
+    return Array.prototype.slice.call(current.querySelectorAll(".pads .announce a"));
+  }
+  function markOf(link) {
+    return [Number(/side-(\d+)/.exec(link.closest(".pad").className)[1]),
+            /kind-(\w+)/.exec(link.className)[1]];
+  }
+  // Each link's draft with its mark, then the draft itself (its Confirm).
+  function markEvents(current) {
+    var events = markLinks(current).map(function (link) {
+      return announce(draft.concat([markOf(link)]));
+    });
+    return draft.length ? events.concat([announce(draft)]) : events;
+  }
+
+  function paintAnnouncements(current, answer, waiting, lost) {
+    if (!markWords || answer.counted !== waiting || !(lost || (draft.length && waiting))) {
+      undraw(current, waiting);  // the server's, or its words away: it needs the server
+      return;
+    }
+    adopt(current, waiting);
+    var links = markLinks(current);
+    var on = answer.moves_on.slice(hitButtons(current).length);
+    links.forEach(function (link, index) {
+      // The server's, put back by undraw; meanwhile a link of this count's,
+      // not a view the outbox turns off while the server is away.
+      if (!link.hasAttribute("data-counts")) {
+        link.setAttribute("data-counts", link.hasAttribute("data-offline") ? "" :
+                          link.getAttribute("aria-disabled") || "");
+        link.removeAttribute("data-offline");
+        link.removeAttribute("data-swap");
+      }
+      paint.set(link, "aria-disabled", on[index] ? null : "true");
+    });
+    // Closing the deal would leave the marks unconfirmed, as the server's board says.
+    current.querySelectorAll(".actions button[value=next_deal]").forEach(function (next) {
+      paint.set(next, "data-draft-off", draft.length ? "" : null);
+    });
+    paintSlot(current, answer, on[links.length]);
+  }
+
+  // The server's draft (its address's marks), taken over once per board.
+  function adopt(current, waiting) {
+    if (adoptedFrom === current.dataset.version) { return; }
+    adoptedFrom = current.dataset.version;
+    var form = current.querySelector(".announce-slot .draft-strip");
+    if (!form || draft.length) { return; }
+    draft = Array.prototype.map.call(form.querySelectorAll("input[name=a]"), function (input) {
+      var mark = input.value.split("-");
+      return [Number(mark[0]), mark[1]];
+    });
+    var at = new URLSearchParams(form.querySelector("input[name=back]").value).get("at");
+    draftAt = at === null ? Number(current.dataset.version) + waiting : Number(at);
+  }
+
+  function paintSlot(current, answer, confirmOn) {
+    var slot = current.querySelector(".announce-slot");
+    if (!slot) { return; }
+    if (!slot.hasAttribute("data-kept-html")) {
+      slot.setAttribute("data-kept-html", slot.innerHTML);
+      slot.removeAttribute("data-draft-shown");
+    }
+    var key = JSON.stringify([draft, answer.announced, answer.settle, confirmOn]);
+    if (slot.getAttribute("data-draft-shown") === key) { return; }
+    slot.setAttribute("data-draft-shown", key);
+    slot.innerHTML = "";
+    if (draft.length) {
+      slot.appendChild(draftStrip(current, confirmOn));
+    } else if (answer.settle) {
+      slot.innerHTML = "<p class=\"strip reveal-strip\"><span>" +
+        paint.escaped(markWord("settle-" + answer.settle)) + "</span><a class=\"button\" href=\"" +
+        gameUrl(current) + "?sheet=ranks\" data-swap data-offline aria-disabled=\"true\">" +
+        paint.escaped(markWord("pick-ranks")) + "</a></p>";
+    } else {
+      slot.innerHTML = "<p class=\"strip quiet-strip\"><span>" +
+        paint.escaped(markWord(answer.announced ? "recorded" : "hint")) + "</span></p>";
+    }
+    redraw();  // the waiting taps listed in a quiet strip drawn anew
+  }
+
+  function gameUrl(current) {
+    return new URL(current.querySelector("form.pads").action).pathname.replace(/\/play$/, "");
+  }
+  function sideNames(current) {
+    return Array.prototype.map.call(current.querySelectorAll(".pads .pad legend"),
+                                    function (legend) { return legend.textContent; });
+  }
+  function draftQuery(marks) {
+    return marks.map(function (mark) { return "a=" + mark[0] + "-" + mark[1]; }).join("&") +
+      (marks.length ? "&at=" + draftAt : "");
+  }
+
+  // The draft's strip, as the server draws it: its marks for the form, the
+  // sentence for screen readers, a chip per side and kind (a chip takes
+  // one back), Confirm, and ✕.
+  function draftStrip(current, confirmOn) {
+    var form = stripForm(current, "draft-strip");
+    var sides = sideNames(current);
+    var list = text("list-sep");
+    form.setAttribute("data-follows-view", "");
+    form.querySelector("input[name=back]").value = draftQuery(draft);
+    draft.forEach(function (mark) {
+      form.insertAdjacentHTML("beforeend", "<input type=\"hidden\" name=\"a\" value=\"" +
+                              mark[0] + "-" + mark[1] + "\">");
+    });
+    form.insertAdjacentHTML("beforeend", "<p class=\"visually-hidden draft-words\">" +
+      filled(paint.escaped(markWord("draft")), "list", draft.map(function (mark) {
+        return sideHtml(mark[0], sides[mark[0]]) + " " + paint.escaped(markWord("kind-" + mark[1]));
+      }).join(paint.escaped(list))) + "</p>");
+    var chips = form.appendChild(document.createElement("ul"));
+    chips.className = "marks";
+    marks().forEach(function (chip) {
+      var item = chips.appendChild(document.createElement("li"));
+      var link = item.appendChild(document.createElement("a"));
+      var kind = markWord("kind-" + chip.kind);
+      var less = draftQuery(without(chip.side, chip.kind));
+      item.className = "side-" + chip.side;
+      link.href = gameUrl(current) + (less ? "?" + less : "");
+      link.setAttribute("data-counts", "");
+      link.setAttribute("data-mark", chip.side + "-" + chip.kind);
+      link.setAttribute("aria-label", filled(filled(markWord("take-back", sides[chip.side]),
+                                                    "kind", kind), "side", sides[chip.side]));
+      link.textContent = kind;
+      if (chip.count > 1) {
+        link.insertAdjacentHTML("beforeend", " <bdi dir=\"ltr\">×" + chip.count + "</bdi>");
+      }
+    });
+    var confirm = form.appendChild(document.createElement("button"));
+    confirm.name = "move";
+    confirm.value = "announce";
+    confirm.setAttribute("data-what", filled(markWord("draft"), "list", bySide(sides).join(list)));
+    confirm.setAttribute("data-event", JSON.stringify(announce(draft)));
+    if (!confirmOn) { confirm.setAttribute("aria-disabled", "true"); }
+    confirm.textContent = markWord("confirm");
+    form.insertAdjacentHTML("beforeend", "<a class=\"button quiet clear\" href=\"" +
+      gameUrl(current) + "\" data-counts aria-label=\"" +
+      paint.escaped(markWord("clear")).replace(/"/g, "&quot;") + "\">✕</a>");
+    return form;
+  }
+  function text(name) { return phrase(name).textContent; }
+  // A side's name isolated as the server isolates it (a team's partners
+  // each in their own): as the chain's words have it, where a name is.
+  function sideHtml(side, name) {
+    var named = phrase("chain-" + side).querySelector("bdi");
+    return named ? named.outerHTML : "<bdi>" + paint.escaped(name) + "</bdi>";
+  }
+
+  // The chips: in the sides' order, each side's kinds in the order marked.
+  function marks() {
+    var chips = [];
+    draft.slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (mark) {
+      var chip = chips.filter(function (one) {
+        return one.side === mark[0] && one.kind === mark[1];
+      })[0];
+      if (chip) { chip.count += 1; } else { chips.push({ side: mark[0], kind: mark[1], count: 1 }); }
+    });
+    return chips;
+  }
+  // The draft without the last mark of `kind` for `side`.
+  function without(side, kind) {
+    var last = -1;
+    draft.forEach(function (mark, index) { if (mark[0] === side && mark[1] === kind) { last = index; } });
+    return draft.slice(0, last).concat(draft.slice(last + 1));
+  }
+  // The Confirm's name as the log will say it (describe.undo_words): each
+  // side once, its kinds ("Ronda ×2", "Ronda + Tringa"), its name isolated.
+  function bySide(sides) {
+    var order = [];
+    var kinds = {};
+    draft.forEach(function (mark) {
+      if (!kinds[mark[0]]) { kinds[mark[0]] = []; order.push(mark[0]); }
+      var known = kinds[mark[0]].filter(function (one) { return one.kind === mark[1]; })[0];
+      if (known) { known.count += 1; } else { kinds[mark[0]].push({ kind: mark[1], count: 1 }); }
+    });
+    return order.map(function (side) {
+      return "\u2068" + sides[side] + "\u2069 " + kinds[side].map(function (one) {
+        return markWord("kind-" + one.kind) + (one.count > 1 ? " ×" + one.count : "");
+      }).join(" + ");
+    });
+  }
+
+  // The server's links and strip again. A draft still marked once the
+  // server is back and no tap waits goes to the server's board, in its
+  // address, as if marked there.
+  function undraw(current, waiting) {
+    markLinks(current).forEach(function (link) {
+      if (!link.hasAttribute("data-counts")) { return; }
+      paint.set(link, "aria-disabled", link.getAttribute("data-counts") || null);
+      link.removeAttribute("data-counts");
+      link.setAttribute("data-swap", "");
+    });
+    current.querySelectorAll("[data-draft-off]").forEach(function (next) {
+      next.removeAttribute("data-draft-off");
+    });
+    var slot = current.querySelector(".announce-slot[data-kept-html]");
+    if (slot) {
+      slot.innerHTML = slot.getAttribute("data-kept-html");
+      slot.removeAttribute("data-kept-html");
+    }
+    if (!draft.length || waiting || ronda.link.lost()) { return; }
+    var address = new URL(window.location.href);
+    address.search = "?" + draftQuery(draft);
+    draft = [];
+    window.history.replaceState(window.history.state, "", address.href);
+    ronda.board.refresh();
+  }
+
+  // A tap on a link or chip this count draws: the draft changes here.
+  function marked(event) {
+    var link = event.target.closest && event.target.closest("#board a[data-counts]");
+    if (!link) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (link.getAttribute("aria-disabled") === "true") { return; }  // the engine refuses it
+    var current = ronda.board.element();
+    if (link.closest(".announce")) {
+      if (!draft.length) { draftAt = Number(current.dataset.version) + waitingNow(); }
+      draft.push(markOf(link));
+    } else if (link.hasAttribute("data-mark")) {
+      var mark = link.getAttribute("data-mark").split("-");
+      draft = without(Number(mark[0]), mark[1]);
+    } else {
+      draft = [];
+    }
+    ronda.board.tick();
+    redraw();
+  }
+  // The board drawn again: by the outbox while taps wait, else here.
+  function redraw() {
+    ronda.outbox.render();
+    alone();
+  }
+  function alone() {
+    var current = ronda.board.element();
+    if (current && !document.documentElement.hasAttribute("data-outbox")) { show(current, []); }
+  }
+  function waitingNow() {
+    return asked ? asked.events.length : 0;
+  }
+  window.addEventListener("click", marked, true);
+  // Its Confirm taken: the draft is a waiting tap now.
+  var take = ronda.outbox.take;
+  ronda.outbox.take = function (form) {
+    var taken = take.apply(null, arguments);
+    if (taken && form.matches(".announce-slot[data-kept-html] .draft-strip")) {
+      draft = [];
+      redraw();
+    }
+    return taken;
+  };
+  // A move that would close the deal under the marks says why, as the server's.
+  function draftInTheWay(event) {
+    var target = event.target.closest && event.target.closest("#board [data-draft-off]");
+    if (!target) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    ronda.board.showError(markWord("pending"));
+  }
+  window.addEventListener("touchend", draftInTheWay, true);
+  window.addEventListener("click", draftInTheWay, true);
+
   // Once no tap waits (the outbox's data-outbox gone), the server's again.
   function unkeep() {
     if (document.documentElement.hasAttribute("data-outbox")) { return; }
@@ -172,8 +474,14 @@
       node.removeAttribute("data-kept-html");
     });
   }
-  new MutationObserver(unkeep).observe(document.documentElement,
-                                       { attributes: true, attributeFilter: ["data-outbox"] });
+  // Nor while the server is away with no tap waiting: the outbox then asks
+  // no count, and the deal's announcements are this count's (or, once it is
+  // back, the server's again).
+  new MutationObserver(function () {
+    unkeep();
+    alone();
+  }).observe(document.documentElement,
+             { attributes: true, attributeFilter: ["data-outbox", "data-link"] });
 
   // The result at the target, as the server's finished board says it (who
   // won, under the final scores), marked as not yet stored, over the two
@@ -257,5 +565,15 @@
   engine.onerror = stop;
   engine.postMessage({ start: true, runtime: urls.engineRuntime, wasm: urls.engineWasm,
                        files: urls.engineFiles });
+  // The announcements' words, at the engine's version, in the page's language.
+  fetch(urls.engineFiles.replace("/engine.", "/texts.").replace(/\.json$/, "." +
+        document.documentElement.lang + ".html"), { credentials: "same-origin" })
+    .then(function (response) { return response.ok ? response.text() : null; })
+    .then(function (html) {
+      if (!html) { return; }
+      markWords = document.createElement("template");
+      markWords.innerHTML = html;
+      redraw();
+    }).catch(function () { /* the announcements need the server, as without a count */ });
   ronda.count = { show: show, counts: function () { return ready; } };
 }());

@@ -16,6 +16,7 @@ from pathlib import Path
 from flask import Flask, Response, abort, current_app, render_template, url_for
 from flask_babel import force_locale
 
+from ...engine.names import DEFAULT_SIDE_NAMES
 from ...phone import board_files
 from .assets import ONE_YEAR
 
@@ -91,7 +92,8 @@ def texts(version: str, language: str) -> Response:
     if version != _current()[1] or language not in _languages():
         abort(404)
     with force_locale(language):
-        return _answer(render_template(TEXTS).encode(), "text/html")
+        return _answer(render_template(TEXTS, default_side_names=DEFAULT_SIDE_NAMES).encode(),
+                       "text/html")
 
 
 def _languages() -> list[str]:

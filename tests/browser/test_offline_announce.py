@@ -1,0 +1,207 @@
+"""With the server away the board still takes the deal's announcements: a
+side's Ronda or Tringa marks it in a draft the page draws as the server
+does (its chips, Confirm and ✕), the links on as the phone's engine judges
+them, and Confirm waits as any tap does, counted by that engine
+(docs/OFFLINE.md, "The board counts by itself"). Once the server is back,
+a draft still marked is its board's, and a waiting Confirm counts once.
+
+The phone reaches the server as http://table.lan:PORT/, as in
+test_offline_count.py.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.testing.live_server import serving
+from support.table import (
+    TABLE_ENV,
+    expect_scores,
+    go_offline,
+    go_online,
+    open_game,
+    table_phone,
+    wait_for_engine,
+    wait_past_double_tap,
+)
+from support.timings import QUICK_ENV
+
+pytestmark = pytest.mark.xdist_group("offline_announce")  # its module fixture, built once a run
+
+SEND_MS = 8000
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory):
+    with serving(tmp_path_factory.mktemp("table"), "table", **TABLE_ENV, **QUICK_ENV) as live:
+        yield live
+
+
+@pytest.fixture
+def narrow(browser, table_server):
+    """A phone 360 px wide."""
+    context = table_phone(browser, table_server, viewport={"width": 360, "height": 640})
+    yield context.new_page()
+    context.close()
+
+
+# The announcements as a scorer and a screen reader meet them: each link on
+# or off, and the draft's strip (its form's fields by name, its sentence, its
+# chips with where they lead, its Confirm and what it posts, its ✕).
+ANNOUNCEMENTS = """() => {
+  const strip = document.querySelector('#board .announce-slot .draft-strip');
+  const confirm = strip && strip.querySelector('button');
+  const clear = strip && strip.querySelector('a.clear');
+  return {
+    links: Array.from(document.querySelectorAll('.pads .announce a'),
+                      a => a.getAttribute('aria-label') +
+                           (a.getAttribute('aria-disabled') === 'true' ? ' off' : ' on')),
+    strip: strip && {
+      form: [strip.className, strip.getAttribute('method'), strip.getAttribute('action'),
+             strip.hasAttribute('data-follows-view')],
+      fields: Array.from(strip.querySelectorAll('input[type=hidden]'),
+                         i => i.name === 'a' || i.name === 'back' ? i.name + '=' + i.value : i.name),
+      words: strip.querySelector('.draft-words').innerHTML,
+      chips: Array.from(strip.querySelectorAll('.marks li'), li => [
+        li.className, li.querySelector('a').innerHTML, li.querySelector('a').getAttribute('aria-label'),
+        new URL(li.querySelector('a').href).search]),
+      confirm: [confirm.name, confirm.value, confirm.textContent, confirm.dataset.what,
+                JSON.parse(confirm.dataset.event), confirm.getAttribute('aria-disabled')],
+      clear: [clear.getAttribute('aria-label'), clear.textContent, new URL(clear.href).search],
+    },
+    quiet: (document.querySelector('#board .announce-slot .strip:not(.draft-strip)') || {}).textContent,
+  };
+}"""
+# Whether a line or a chip of the strip is cut, or the strip is wider than the phone.
+CUT = """() => {
+  const strip = document.querySelector('#board .announce-slot .strip');
+  const cut = Array.from(strip.querySelectorAll('.marks a, button, .clear'))
+    .filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent);
+  if (strip.getBoundingClientRect().right > window.innerWidth + 1 ||
+      strip.getBoundingClientRect().left < -1) { cut.push('the strip'); }
+  return cut;
+}"""
+def link(page, side: int, kind: str):
+    return page.locator(f".pads .pad.side-{side} .announce a.kind-{kind}")
+
+
+def mark(page, side: int, kind: str) -> None:
+    link(page, side, kind).tap()
+    wait_past_double_tap(page)
+
+
+def away(page, server, names=("Nous", "Eux"), language="fr", players=2) -> str:
+    game = open_game(page, players=players, names=names, server=server)
+    page.goto(f"/games/{game}?lang={language}")
+    wait_for_engine(page)
+    go_offline(page)
+    return game
+
+
+def stored(page, server, game: str) -> dict:
+    return page.request.get(f"{server.url}/api/games/{game}").json()
+
+
+TWO = [(0, "ronda"), (1, "tringa")]
+# Two partners' Rondas: one chip, "×2"; Latin names in an Arabic sentence.
+TEAMS = [(1, "tringa"), (0, "ronda"), (0, "ronda")]
+
+
+@pytest.mark.parametrize("language, names, players, marks", [
+    ("fr", ("Nous", "Eux"), 2, TWO), ("en", ("Us", "Them"), 2, TWO),
+    ("ar", ("نحن", "هم"), 2, TWO), ("ar", ("Karim & Salma", "Omar & Leila"), 4, TEAMS)])
+def test_offline_a_draft_is_drawn_as_the_server_draws_it_and_is_its_once_back(
+        narrow, table_server, screenshot, language, names, players, marks):
+    away(narrow, table_server, names, language, players)
+    strip = narrow.locator("#board .announce-slot .draft-strip")
+    for count, (side, kind) in enumerate(marks, 1):
+        mark(narrow, side, kind)
+        expect(strip.locator("input[name=a]")).to_have_count(count)
+    # A side whose announcements are made: its links off, as the engine says.
+    expect(link(narrow, 0, "tringa")).to_have_attribute("aria-disabled", "true")
+    expect(narrow.locator("html")).not_to_have_attribute("data-outbox", "1")  # nothing sent yet
+    assert narrow.evaluate(CUT) == []
+    screenshot(narrow, f"offline-draft-{language}-{players}")
+    drawn = narrow.evaluate(ANNOUNCEMENTS)
+    # A chip per side and kind, in the sides' order, in its side's colour,
+    # named as the side's link; two of a kind: "×2".
+    chips = sorted(set(marks))
+    assert [chip[:2] for chip in drawn["strip"]["chips"]] == [
+        [f"side-{side}", link(narrow, side, kind).inner_html() +
+         (' <bdi dir="ltr">×2</bdi>' if marks.count((side, kind)) == 2 else "")]
+        for side, kind in chips]
+    # Back: the server's board has the draft (in its address) and draws it the same.
+    go_online(narrow)
+    query = "&".join(f"a={side}-{kind}" for side, kind in marks) + "&at=0"
+    expect(narrow).to_have_url(re.compile(re.escape(f"?{query}") + "$"), timeout=SEND_MS)
+    expect(narrow.locator(".announce-slot[data-kept-html]")).to_have_count(0)
+    expect(strip).to_have_count(1)
+    server = narrow.evaluate(ANNOUNCEMENTS)
+    if players == 4:
+        # The waiting Confirm's name, as the log will say it, but with each
+        # team's name whole: the server cuts long names to fit the Undo's
+        # two lines (describe.undo_words), which style.css also shortens.
+        assert drawn["strip"]["confirm"].pop(3) == (
+            "الإعلانات: \u2068Omar & Leila\u2069 ترينكا، \u2068Karim & Salma\u2069 روندا ×2")
+        server["strip"]["confirm"].pop(3)
+    assert server == drawn
+
+
+def test_offline_a_chip_takes_one_back_clear_empties_and_confirm_waits_and_counts(
+        narrow, table_server):
+    game = away(narrow, table_server)
+    mark(narrow, 0, "ronda")
+    mark(narrow, 1, "tringa")
+    strip = narrow.locator("#board .announce-slot .draft-strip")
+    # The Tringa's chip takes it back; ✕ takes the rest.
+    strip.get_by_role("link", name="Retirer une Tringa marquée pour Eux").tap()
+    expect(strip.locator(".marks li")).to_have_text(["Ronda"])
+    expect(link(narrow, 1, "tringa")).not_to_have_attribute("aria-disabled", "true")
+    # A move that closes the deal says why while marks wait, as the server's board does.
+    narrow.get_by_role("button", name="Donne suivante").tap()
+    expect(narrow.locator("#notice")).to_contain_text("Valider ou Effacer (✕)")
+    expect(narrow.locator("html")).not_to_have_attribute("data-outbox", "1")
+    wait_past_double_tap(narrow)
+    strip.get_by_role("link", name="Effacer").tap()
+    expect(strip).to_have_count(0)
+    expect(narrow.locator(".announce-slot .quiet-strip")).to_have_text(
+        "Annonces : touchez chacune de celles de la donne, puis Valider.")
+    # Marked again and confirmed: a waiting tap, counted by the engine.
+    wait_past_double_tap(narrow)
+    mark(narrow, 0, "ronda")
+    strip.get_by_role("button", name="Valider").tap()
+    expect(narrow.locator("html")).to_have_attribute("data-outbox", "1")
+    expect(strip).to_have_count(0)
+    expect_scores(narrow, 1, 0)
+    expect(narrow.locator(".scores")).to_have_class("scores pending")
+    expect(narrow.locator(".announce-slot .quiet-strip")).to_contain_text(
+        "Annonces : \u2068Nous\u2069 Ronda")
+    for side in (0, 1):
+        expect(link(narrow, side, "ronda")).to_have_attribute("aria-disabled", "true")
+    # Undo takes the waiting Confirm back: nothing announced, the links on again.
+    wait_past_double_tap(narrow)
+    narrow.locator(".undo-button").tap()
+    expect(narrow.locator("html:not([data-outbox])")).to_have_count(1)
+    expect_scores(narrow, 0, 0)
+    expect(link(narrow, 0, "ronda")).not_to_have_attribute("aria-disabled", "true")
+    # Confirmed again, then back: stored once, as the server's Confirm posts it.
+    wait_past_double_tap(narrow)
+    mark(narrow, 0, "ronda")
+    mark(narrow, 1, "ronda")
+    narrow.locator("#board .draft-strip").get_by_role("button", name="Valider").tap()
+    expect(narrow.locator("html")).to_have_attribute("data-outbox", "1")
+    # Two Rondas contend: the ranks decide, which needs the server.
+    reveal = narrow.locator(".announce-slot .reveal-strip")
+    expect(reveal).to_contain_text("Rondas : le rang décide")
+    reveal.get_by_role("link").tap(force=True)
+    expect(narrow.locator("#link-state .link-what")).to_have_text(
+        "Cela a besoin du serveur : réessayez à son retour")
+    expect(narrow.locator("html")).to_have_attribute("data-outbox", "1")
+    go_online(narrow)
+    expect(narrow.locator("#board")).to_have_attribute("data-version", "1", timeout=SEND_MS)
+    expect(narrow.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
+    held = stored(narrow, table_server, game)
+    assert (held["version"], held["awaiting_reveal"]) == (1, True)
+    expect(reveal).to_contain_text("Rondas : le rang décide")
+    expect(reveal.get_by_role("link")).not_to_have_attribute("aria-disabled", "true")
