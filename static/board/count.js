@@ -29,6 +29,7 @@
   var draft = [];
   var draftAt = null;
   var adoptedFrom = null;  // the server's board whose draft this one took over
+  var drew = false;  // the announcements are this count's, until the server's again
   var markWords = null;  // their words (_count_texts.html), once fetched
 
   // On the root, as the screen kept awake is (data-awake): "ready" once
@@ -226,6 +227,7 @@
       return;
     }
     adopt(current, waiting);
+    drew = true;
     var links = markLinks(current);
     var on = answer.moves_on.slice(hitButtons(current).length);
     links.forEach(function (link, index) {
@@ -404,10 +406,15 @@
       slot.innerHTML = slot.getAttribute("data-kept-html");
       slot.removeAttribute("data-kept-html");
     }
-    if (!draft.length || waiting || ronda.link.lost()) { return; }
+    if (!drew || waiting || ronda.link.lost()) { return; }
+    drew = false;
+    adoptedFrom = null;  // the server's board is the draft's again
     var address = new URL(window.location.href);
-    address.search = "?" + draftQuery(draft);
+    var marks = draft.map(function (mark) { return mark[0] + "-" + mark[1]; });
+    var query = draftQuery(draft);
     draft = [];
+    if (address.searchParams.getAll("a").join() === marks.join()) { return; }
+    address.search = query ? "?" + query : "";
     window.history.replaceState(window.history.state, "", address.href);
     ronda.board.refresh();
   }

@@ -205,3 +205,51 @@ def test_offline_a_chip_takes_one_back_clear_empties_and_confirm_waits_and_count
     assert (held["version"], held["awaiting_reveal"]) == (1, True)
     expect(reveal).to_contain_text("Rondas : le rang décide")
     expect(reveal.get_by_role("link")).not_to_have_attribute("aria-disabled", "true")
+
+
+def test_a_draft_marked_with_the_server_goes_on_offline_and_its_clear_holds_once_back(
+        narrow, table_server):
+    game = open_game(narrow, server=table_server)
+    narrow.goto(f"/games/{game}")
+    wait_for_engine(narrow)
+    mark(narrow, 0, "ronda")  # with the server: its draft, in its address
+    narrow.wait_for_url("**a=0-ronda**")
+    go_offline(narrow)
+    strip = narrow.locator("#board .announce-slot .draft-strip")
+    mark(narrow, 1, "tringa")
+    expect(strip.locator(".marks li")).to_have_text(["Ronda", "Tringa"])
+    expect(strip.locator("input[name=back]")).to_have_value("a=0-ronda&a=1-tringa&at=0")
+    strip.get_by_role("link", name="Effacer").tap()
+    expect(strip).to_have_count(0)
+    go_online(narrow)
+    # The server's board without the draft its address had.
+    expect(narrow).to_have_url(re.compile(rf"/games/{game}$"), timeout=SEND_MS)
+    expect(narrow.locator(".announce-slot .quiet-strip")).to_have_text(
+        "Annonces : touchez chacune de celles de la donne, puis Valider.")
+    expect(narrow.locator(".announce-slot[data-kept-html]")).to_have_count(0)
+
+
+def test_offline_after_a_waiting_next_deal_the_next_deals_announcements_are_on(
+        narrow, table_server):
+    """The server's board has the deal's announcements recorded (its links
+    off); a Next deal waits: the count's next deal takes announcements."""
+    game = open_game(narrow, server=table_server)
+    narrow.goto(f"/games/{game}")
+    wait_for_engine(narrow)
+    mark(narrow, 0, "ronda")
+    narrow.locator("#board .draft-strip").get_by_role("button", name="Valider").tap()
+    expect(link(narrow, 0, "ronda")).to_have_attribute("aria-disabled", "true", timeout=SEND_MS)
+    go_offline(narrow)
+    wait_past_double_tap(narrow)
+    narrow.get_by_role("button", name="Donne suivante").tap()
+    expect(narrow.locator("html")).to_have_attribute("data-outbox", "1")
+    expect(link(narrow, 0, "ronda")).not_to_have_attribute("aria-disabled", "true")
+    mark(narrow, 0, "ronda")
+    narrow.locator("#board .draft-strip").get_by_role("button", name="Valider").tap()
+    expect(narrow.locator("html")).to_have_attribute("data-outbox", "2")
+    expect_scores(narrow, 2, 0)
+    go_online(narrow)
+    expect(narrow.locator("#board")).to_have_attribute("data-version", "3", timeout=SEND_MS)
+    expect(narrow.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
+    expect_scores(narrow, 2, 0)
+    assert stored(narrow, table_server, game)["scores"] == [2, 0]
