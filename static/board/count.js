@@ -69,7 +69,7 @@
     var key = current.dataset.version + " " + JSON.stringify(events) + " " + JSON.stringify(draft);
     if (counted && counted.key === key) {
       if (counted.answer.counted) { paintCount(current, counted.answer); }
-      paintAnnouncements(current, counted.answer, events.length, lost);
+      paintAnnouncements(current, counted.answer, events, lost);
       return;
     }
     if (!asked || asked.key !== key) {
@@ -221,12 +221,13 @@
     return draft.length ? events.concat([announce(draft)]) : events;
   }
 
-  function paintAnnouncements(current, answer, waiting, lost) {
+  function paintAnnouncements(current, answer, events, lost) {
+    var waiting = events.length;
     if (!markWords || answer.counted !== waiting || !(lost || (draft.length && waiting))) {
       undraw(current, waiting);  // the server's, or its words away: it needs the server
       return;
     }
-    adopt(current, waiting);
+    adopt(current, events);
     drew = true;
     var links = markLinks(current);
     var on = answer.moves_on.slice(hitButtons(current).length);
@@ -236,6 +237,8 @@
       if (!link.hasAttribute("data-counts")) {
         link.setAttribute("data-counts", link.hasAttribute("data-offline") ? "" :
                           link.getAttribute("aria-disabled") || "");
+        link.setAttribute("data-counts-why", link.getAttribute("aria-describedby") || "");
+        link.removeAttribute("aria-describedby");  // the server's reason, of the game before
         link.removeAttribute("data-offline");
         link.removeAttribute("data-swap");
       }
@@ -248,18 +251,20 @@
     paintSlot(current, answer, on[links.length]);
   }
 
-  // The server's draft (its address's marks), taken over once per board.
-  function adopt(current, waiting) {
+  // The server's draft (its address's marks), taken over once per board;
+  // not once its Confirm waits.
+  function adopt(current, events) {
     if (adoptedFrom === current.dataset.version) { return; }
     adoptedFrom = current.dataset.version;
     var form = current.querySelector(".announce-slot .draft-strip");
-    if (!form || draft.length) { return; }
+    var confirmed = events.some(function (event) { return event.type === "announce"; });
+    if (!form || draft.length || confirmed) { return; }
     draft = Array.prototype.map.call(form.querySelectorAll("input[name=a]"), function (input) {
       var mark = input.value.split("-");
       return [Number(mark[0]), mark[1]];
     });
     var at = new URLSearchParams(form.querySelector("input[name=back]").value).get("at");
-    draftAt = at === null ? Number(current.dataset.version) + waiting : Number(at);
+    draftAt = at === null ? Number(current.dataset.version) + events.length : Number(at);
   }
 
   function paintSlot(current, answer, confirmOn) {
@@ -326,6 +331,7 @@
       item.className = "side-" + chip.side;
       link.href = gameUrl(current) + (less ? "?" + less : "");
       link.setAttribute("data-counts", "");
+      link.setAttribute("data-tap-group", "take-back");
       link.setAttribute("data-mark", chip.side + "-" + chip.kind);
       link.setAttribute("aria-label", filled(filled(markWord("take-back", sides[chip.side]),
                                                     "kind", kind), "side", sides[chip.side]));
@@ -395,7 +401,9 @@
     markLinks(current).forEach(function (link) {
       if (!link.hasAttribute("data-counts")) { return; }
       paint.set(link, "aria-disabled", link.getAttribute("data-counts") || null);
+      paint.set(link, "aria-describedby", link.getAttribute("data-counts-why") || null);
       link.removeAttribute("data-counts");
+      link.removeAttribute("data-counts-why");
       link.setAttribute("data-swap", "");
     });
     current.querySelectorAll("[data-draft-off]").forEach(function (next) {
@@ -419,6 +427,8 @@
     ronda.board.refresh();
   }
 
+  var DOUBLE_TAP_MS = Number(document.documentElement.dataset.doubleTapMs) || 600;
+  var chipAt = -Infinity;
   // A tap on a link or chip this count draws: the draft changes here.
   function marked(event) {
     var link = event.target.closest && event.target.closest("#board a[data-counts]");
@@ -431,6 +441,10 @@
       if (!draft.length) { draftAt = Number(current.dataset.version) + waitingNow(); }
       draft.push(markOf(link));
     } else if (link.hasAttribute("data-mark")) {
+      // The chips are one control, as the server's (board.js, data-tap-group):
+      // the one that slides under the finger takes no double tap's second.
+      if (event.timeStamp - chipAt < DOUBLE_TAP_MS) { return; }
+      chipAt = event.timeStamp;
       var mark = link.getAttribute("data-mark").split("-");
       draft = without(Number(mark[0]), mark[1]);
     } else {

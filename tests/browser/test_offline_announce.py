@@ -238,7 +238,9 @@ def test_offline_after_a_waiting_next_deal_the_next_deals_announcements_are_on(
     wait_for_engine(narrow)
     mark(narrow, 0, "ronda")
     narrow.locator("#board .draft-strip").get_by_role("button", name="Valider").tap()
-    expect(link(narrow, 0, "ronda")).to_have_attribute("aria-disabled", "true", timeout=SEND_MS)
+    expect(narrow.locator("#board")).to_have_attribute("data-version", "1", timeout=SEND_MS)
+    expect(narrow.locator("#board .draft-strip")).to_have_count(0)
+    expect(link(narrow, 0, "ronda")).to_have_attribute("aria-disabled", "true")
     go_offline(narrow)
     wait_past_double_tap(narrow)
     narrow.get_by_role("button", name="Donne suivante").tap()
@@ -253,3 +255,47 @@ def test_offline_after_a_waiting_next_deal_the_next_deals_announcements_are_on(
     expect(narrow.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
     expect_scores(narrow, 2, 0)
     assert stored(narrow, table_server, game)["scores"] == [2, 0]
+
+
+def test_offline_a_double_tap_on_a_chip_takes_back_one(narrow, table_server):
+    """Two partners' Rondas, one chip "×2": a double tap on it takes back
+    one, as the server's chips do (the chip under the finger after the
+    first tap takes no second)."""
+    away(narrow, table_server, ("Karim & Salma", "Omar & Leila"), players=4)
+    mark(narrow, 0, "ronda")
+    mark(narrow, 0, "ronda")
+    chips = narrow.locator("#board .draft-strip .marks a")
+    expect(chips).to_have_text(["Ronda ×2"])
+    chips.first.dispatch_event("click")
+    chips.first.dispatch_event("click")
+    expect(narrow.locator("#board .draft-strip input[name=a]")).to_have_count(1)
+    expect(chips).to_have_text(["Ronda"])
+    wait_past_double_tap(narrow)
+    chips.first.tap()
+    expect(narrow.locator("#board .draft-strip")).to_have_count(0)
+
+
+def test_a_confirm_left_waiting_is_not_drawn_again_as_a_draft(narrow, table_server):
+    """Marked with the server, its Confirm tapped as the server goes: the
+    server's board (still showing the draft) is not taken over by the
+    count, whose Confirm waits: the Ronda counted, no draft."""
+    game = open_game(narrow, server=table_server)
+    narrow.goto(f"/games/{game}")
+    wait_for_engine(narrow)
+    mark(narrow, 0, "ronda")
+    narrow.wait_for_url("**a=0-ronda**")
+
+    def gone(route):
+        route.abort("internetdisconnected")
+    narrow.context.route("**/*", gone)
+    narrow.locator("#board .draft-strip").get_by_role("button", name="Valider").tap()
+    expect(narrow.locator("html")).to_have_attribute("data-link", "lost", timeout=SEND_MS)
+    expect(narrow.locator("html")).to_have_attribute("data-outbox", "1")
+    expect_scores(narrow, 1, 0)
+    expect(narrow.locator("#board .draft-strip")).to_have_count(0)
+    expect(narrow.locator(".announce-slot .quiet-strip")).to_contain_text(
+        "Annonces : \u2068Nous\u2069 Ronda")
+    narrow.context.unroute("**/*", gone)
+    expect(narrow.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
+    assert stored(narrow, table_server, game)["scores"] == [1, 0]
+    expect(narrow.locator("#board .draft-strip")).to_have_count(0)
