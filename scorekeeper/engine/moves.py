@@ -72,6 +72,14 @@ class CardCount:
                      for side in range(sides))
 
 
+def even_count(setup: Setup) -> dict:
+    """The end_hand event a board judges its End of hand link by (whether
+    the hand can end now; the count itself is asked in its sheet): each
+    side its share of the deck."""
+    return {"type": "end_hand",
+            "cards": [DECK // setup.side_count] * (setup.side_count - 1) + [None]}
+
+
 def card_count(state: State, given: Iterable[int]) -> CardCount:
     """The end of the hand with the cards `given` (every side's but the
     last), asked of the engine; raises InvalidInput for counts no deck holds."""

@@ -19,7 +19,7 @@ from scorekeeper.engine import (
     rules_from_spec,
 )
 from scorekeeper.engine.limits import DECK
-from scorekeeper.engine.moves import card_count, outcome_of, points_of, to_win
+from scorekeeper.engine.moves import card_count, even_count, outcome_of, points_of, to_win
 
 # The event of the open chain's Over, as the board's strip posts it.
 CHAIN_END = {"type": "chain_end"}
@@ -97,6 +97,9 @@ def count(game, events, moves=(), cards=None):
         "announced": state.announced,
         "settle": state.pool.kind if state.awaiting_reveal else None,
         "moves_on": [accepts(state, move) for move in moves],
+        # Whether the hand can end now (the board's End of hand link), and
+        # what the sheet's count gives.
+        "end_on": accepts(state, even_count(state.setup)),
         "end": None if cards is None else end_of_hand(state, cards),
     }
 

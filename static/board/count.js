@@ -44,9 +44,13 @@
   function heard(event) {
     var message = event.data;
     if (message.ready) {
-      ready = true;
-      paint.set(document.documentElement, "data-engine", "ready");
-      redraw();
+      // Ready once its words and the server's sheet have come too (or
+      // could not): what the board draws while away is then all there.
+      fetched.then(function () {
+        ready = true;
+        paint.set(document.documentElement, "data-engine", "ready");
+        redraw();
+      });
     } else if (message.id === undefined) {
       stop();  // it could not start
     } else if (asked && message.id === asked.id && message.answer) {
@@ -66,7 +70,9 @@
       undraw(current, false);
       return;
     }
-    var key = current.dataset.version + " " + JSON.stringify(events) + " " + JSON.stringify(draft);
+    var cards = typedCards(current);
+    var key = current.dataset.version + " " + JSON.stringify(events) + " " + JSON.stringify(draft) +
+      " " + JSON.stringify(cards);
     if (counted && counted.key === key) {
       if (counted.answer.counted) { paintCount(current, counted.answer); }
       paintAnnouncements(current, counted.answer, events, lost);
@@ -77,7 +83,8 @@
       asked = { id: questions, key: key, version: Number(current.dataset.version), events: events };
       var moves = hitButtons(current).map(function (hit) { return JSON.parse(hit.dataset.event); })
         .concat(markEvents(current));
-      engine.postMessage({ id: questions, game: JSON.parse(game), events: events, moves: moves });
+      engine.postMessage({ id: questions, game: JSON.parse(game), events: events, moves: moves,
+                           cards: cards });
     }
     // Until it answers, the last count stands where the server has since
     // stored its first taps, and nothing else: it is the same game (each tap
@@ -249,6 +256,7 @@
       paint.set(next, "data-draft-off", draft.length ? "" : null);
     });
     paintSlot(current, answer, on[links.length]);
+    paintEnd(current, answer);
   }
 
   // The server's draft (its address's marks), taken over once per board;
@@ -414,14 +422,21 @@
       slot.innerHTML = slot.getAttribute("data-kept-html");
       slot.removeAttribute("data-kept-html");
     }
+    var end = endLink(current);
+    if (end && end.hasAttribute("data-counts")) {
+      paint.set(end, "aria-disabled", end.getAttribute("data-counts") || null);
+      end.removeAttribute("data-counts");
+      end.setAttribute("data-swap", "");
+    }
+    var sheetQuery = closeSheet(current);
     if (!drew || waiting || ronda.link.lost()) { return; }
     drew = false;
     adoptedFrom = null;  // the server's board is the draft's again
     var address = new URL(window.location.href);
     var marks = draft.map(function (mark) { return mark[0] + "-" + mark[1]; });
-    var query = draftQuery(draft);
+    var query = [draftQuery(draft), sheetQuery].filter(Boolean).join("&");
     draft = [];
-    if (address.searchParams.getAll("a").join() === marks.join()) { return; }
+    if (!sheetQuery && address.searchParams.getAll("a").join() === marks.join()) { return; }
     address.search = query ? "?" + query : "";
     window.history.replaceState(window.history.state, "", address.href);
     ronda.board.refresh();
@@ -435,8 +450,18 @@
     if (!link) { return; }
     event.preventDefault();
     event.stopImmediatePropagation();
-    if (link.getAttribute("aria-disabled") === "true") { return; }  // the engine refuses it
     var current = ronda.board.element();
+    if (link.hasAttribute("data-end")) {
+      if (draft.length) { ronda.board.showError(markWord("pending")); }
+      if (link.getAttribute("aria-disabled") !== "true") { openSheet(current); }
+      return;
+    }
+    if (link.classList.contains("close")) {
+      closeSheet(current);
+      redraw();
+      return;
+    }
+    if (link.getAttribute("aria-disabled") === "true") { return; }  // the engine refuses it
     if (link.closest(".announce")) {
       if (!draft.length) { draftAt = Number(current.dataset.version) + waitingNow(); }
       draft.push(markOf(link));
@@ -453,6 +478,201 @@
     ronda.board.tick();
     redraw();
   }
+  // The end of hand while the server is away: its sheet is the server's
+  // (games/_sheet_end.html, fetched once per game while it answers, with the
+  // sentence that says which count is missing, side by side), its fields
+  // and steppers work here, its rest, points and Confirm are this count's
+  // (`end`, the engine's card_count as the server's sheet), and its
+  // Confirm waits as any tap, then the sheet closes, as the server's does.
+  // Where the engine refuses the count, the server judges it, as a count
+  // typed in a sheet without this script is.
+  var endSheets = null;  // { game, html, missing: the sentence for each side's missing count }
+  function endLink(current) {
+    return current.querySelector(".actions a[href*='sheet=end'], .actions a[href*='why=end_hand']");
+  }
+  function fetchSheets() {
+    var current = ronda.board.element();
+    if (!current || !current.dataset.engine || ronda.link.lost() ||
+        (endSheets && endSheets.game === current.dataset.game)) { return Promise.resolve(); }
+    var game = current.dataset.game;
+    var sides = current.querySelectorAll(".pads .pad").length;
+    var asks = [];
+    for (var typed = 0; typed < sides - 1; typed += 1) {
+      var query = "?sheet=end";
+      for (var side = 0; side < typed; side += 1) { query += "&cards" + side + "=0"; }
+      asks.push(fetch(gameUrl(current) + query, { headers: { "X-Board": "1" },
+                                                 credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : null; }));
+    }
+    endSheets = { game: game, html: null, missing: [] };
+    return Promise.all(asks).then(function (pages) {
+      var found = pages.map(function (html) {
+        return html && new DOMParser().parseFromString(html, "text/html").getElementById("sheet");
+      });
+      if (!found.every(function (sheet) { return sheet && sheet.querySelector("#count-form"); })) {
+        endSheets = null;  // asked again at the next board
+        return;
+      }
+      endSheets.html = found[0].outerHTML;
+      endSheets.missing = found.map(function (sheet) { return sheet.querySelector(".gets").textContent; });
+    }).catch(function () { endSheets = null; });
+  }
+  ronda.afterSwap.push(function () { setTimeout(fetchSheets, 1000); });
+
+  function sheetForm(current) {
+    return current.querySelector("#count-form[data-counts]");
+  }
+  // The counts typed (null where none is); false where one is not a whole
+  // number (the server judges it).
+  function typedCards(current) {
+    var form = sheetForm(current);
+    if (!form) { return null; }
+    var cards = Array.prototype.map.call(form.querySelectorAll("input[name^=cards]"), function (field) {
+      var value = field.value.trim();
+      return value === "" ? null : (/^\d{1,2}$/.test(value) ? Number(value) : false);
+    });
+    return cards.indexOf(false) === -1 ? cards : false;
+  }
+
+  function paintEnd(current, answer) {
+    var end = endLink(current);
+    if (end && endSheets && endSheets.html) {
+      if (!end.hasAttribute("data-counts")) {
+        end.setAttribute("data-counts", end.hasAttribute("data-offline") ? "" :
+                         end.getAttribute("aria-disabled") || "");
+        end.setAttribute("data-end", "");
+        end.removeAttribute("data-offline");
+        end.removeAttribute("data-swap");
+      }
+      paint.set(end, "aria-disabled", answer.end_on && !draft.length ? null : "true");
+    }
+    if (sheetForm(current)) { paintSheet(current, answer); }
+  }
+
+  function openSheet(current) {
+    if (current.querySelector("#sheet")) { return; }
+    current.insertAdjacentHTML("beforeend", endSheets.html);
+    var sheet = current.querySelector("#sheet");
+    var form = sheet.querySelector("#count-form");
+    var lastCard = sheet.querySelector("form.last-card");
+    if (lastCard) { lastCard.remove(); }  // its taps need the server's board
+    form.removeAttribute("data-live-form");  // followed here, not by the server
+    form.setAttribute("data-counts", "");
+    // This board's keys, as its other forms have them.
+    form.querySelectorAll("input[name=csrf_token], input[name=token], input[name=back], " +
+                          "input[name=expected_version], input[name=device]")
+      .forEach(function (key) { key.remove(); });
+    var keys = current.querySelector("form.pads").querySelectorAll(":scope > input[type=hidden]");
+    Array.prototype.slice.call(keys).reverse().forEach(function (key) {
+      form.insertBefore(key.cloneNode(false), form.firstChild);
+    });
+    sheet.querySelector("a.close").setAttribute("data-counts", "");
+    sheet.querySelector("a.close").removeAttribute("data-swap");
+    sheet.querySelector("p.computed").setAttribute("data-rest", sheet.querySelector("p.computed").innerHTML);
+    ronda.board.tick();
+    redraw();
+  }
+
+  // The sheet closed; what it holds, as the server's address would say it.
+  function closeSheet(current) {
+    var form = sheetForm(current);
+    if (!form) { return ""; }
+    var query = "sheet=end&hand=" + form.querySelector("input[name=hand]").value;
+    form.querySelectorAll("input[name^=cards]").forEach(function (field) {
+      query += "&" + field.name + "=" + encodeURIComponent(field.value);
+    });
+    current.querySelector("#sheet").remove();
+    return query;
+  }
+
+  function paintSheet(current, answer) {
+    var form = sheetForm(current);
+    var end = answer.end;
+    var last = current.querySelectorAll(".pads .pad").length - 1;
+    form.querySelector("input[name=hand]").value = answer.hand;
+    var computed = form.querySelector("p.computed");
+    var gets = form.querySelector("p.gets");
+    var cards = typedCards(current);
+    var complete = cards && cards.indexOf(null) === -1;
+    drawn(computed, end && end.computed !== null ? "<span>" +
+      filled(filled(filled(plural("computed", end.computed), "num", String(end.computed)),
+                    "deck", String(end.deck)), "side", sideHtml(last, sideNames(current)[last])) +
+      "</span>" : computed.getAttribute("data-rest"));
+    var confirms = form.querySelectorAll("button[value=end_hand]");
+    var points = end && end.points;
+    if (points) {
+      gets.className = "gets";
+      drawn(gets, end.points.map(function (got, side) {
+        return "<span class=\"pair side-" + side + "\">" + sideHtml(side, sideNames(current)[side]) +
+          " <bdi dir=\"ltr\">" + (got < 0 ? "-" : "+") + Math.abs(got) + "</bdi></span>";
+      }).join("<span class=\"sep\"> · </span>"));
+    } else {
+      gets.className = "gets hint";
+      drawn(gets, paint.escaped(complete ? text("count-offline") :
+        endSheets.missing[cards ? cards.indexOf(null) : 0] || ""));
+    }
+    confirms.forEach(function (confirm) {
+      paint.set(confirm, "aria-disabled", complete || cards === false ? null : "true");
+      // Its event for this count, where the engine takes it; the server judges any other.
+      paint.set(confirm, "data-event", points ? JSON.stringify({ type: "end_hand",
+        cards: cards.concat([null]) }) : null);
+    });
+    form.setAttribute("data-last-deal", answer.last_deal ? "" : "no");
+    form.setAttribute("data-deal", answer.deal + " " + answer.deals);
+  }
+
+  // Only what differs is written (the outbox keeps no copy: the sheet is this count's).
+  function drawn(node, html) {
+    if (node.innerHTML !== html) { node.innerHTML = html; }
+  }
+
+  // The question of a hand ended early, where the server asks it: before
+  // the hand's last deal, the Confirm's place taken by the question and
+  // its Yes.
+  function askEarly(form, confirm) {
+    var deal = form.getAttribute("data-deal").split(" ");
+    form.querySelectorAll(".answer").forEach(function (answer) { answer.remove(); });
+    form.insertAdjacentHTML("beforeend", "<p class=\"ask answer\" role=\"alert\">" +
+      paint.escaped(filled(filled(markWord("early"), "deal", deal[0]), "deals", deal[1])) +
+      "</p><input type=\"hidden\" name=\"early\" value=\"1\">");
+    var yes = form.appendChild(confirm.cloneNode(false));
+    yes.className = "primary wide answer";
+    yes.textContent = markWord("end-now");
+  }
+
+  // The sheet's own buttons: a stepper, the preview, a Confirm that asks
+  // first or is off (it says why); the others are the board's.
+  function sheetTap(event) {
+    var button = event.target.closest && event.target.closest("#count-form[data-counts] button");
+    if (!button) { return; }
+    var form = button.form;
+    var step = /^end_step\.(\d+)\.(-?1)$/.exec(button.value);
+    var off = button.value === "end_hand" && button.getAttribute("aria-disabled") === "true";
+    var early = button.value === "end_hand" && form.getAttribute("data-last-deal") === "no" &&
+      !form.querySelector("input[name=early]");
+    if (button.value === "end_hand" && !off && !early) { return; }  // a tap, kept by the outbox
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (off) {
+      ronda.board.showError(form.querySelector(".gets").textContent);
+    } else if (early) {
+      askEarly(form, button);
+    } else if (step) {
+      var field = form.querySelector("input[name=cards" + step[1] + "]");
+      var end = counted && counted.answer.end;
+      if (end) {  // as the server's sheet steps (views/games.py, _stepped)
+        var value = field.value === "" ? end.start :
+          Math.max(0, Math.min(end.deck, Number(field.value) || 0));
+        field.value = String(Math.max(0, Math.min(end.deck, value + Number(step[2]))));
+      }
+    }
+    redraw();
+  }
+  window.addEventListener("click", sheetTap, true);
+  window.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest("#count-form[data-counts]")) { redraw(); }
+  }, true);
+
   // The board drawn again: by the outbox while taps wait, else here.
   function redraw() {
     ronda.outbox.render();
@@ -474,8 +694,20 @@
       draft = [];
       redraw();
     }
+    if (taken && form.matches("#count-form[data-counts]")) {  // counted: the sheet closes
+      form.closest("#sheet").remove();
+      redraw();
+    }
     return taken;
   };
+  // A text of the count's words by the plural category of `n` (as the outbox's).
+  function plural(name, n) {
+    var category = "other";
+    try { category = new Intl.PluralRules(document.documentElement.lang).select(n); } catch (error) { /* other */ }
+    var forms = markWords.content.querySelectorAll('[data-text="' + name + '"]');
+    var picked = Array.prototype.filter.call(forms, function (one) { return one.dataset.category === category; });
+    return (picked[0] || forms[forms.length - 1]).textContent;
+  }
   // A move that would close the deal under the marks says why, as the server's.
   function draftInTheWay(event) {
     var target = event.target.closest && event.target.closest("#board [data-draft-off]");
@@ -586,15 +818,17 @@
   engine.onerror = stop;
   engine.postMessage({ start: true, runtime: urls.engineRuntime, wasm: urls.engineWasm,
                        files: urls.engineFiles });
-  // The announcements' words, at the engine's version, in the page's language.
-  fetch(urls.engineFiles.replace("/engine.", "/texts.").replace(/\.json$/, "." +
-        document.documentElement.lang + ".html"), { credentials: "same-origin" })
-    .then(function (response) { return response.ok ? response.text() : null; })
-    .then(function (html) {
-      if (!html) { return; }
-      markWords = document.createElement("template");
-      markWords.innerHTML = html;
-      redraw();
-    }).catch(function () { /* the announcements need the server, as without a count */ });
+  // The words, at the engine's version, in the page's language; the sheet.
+  var fetched = Promise.all([
+    fetch(urls.engineFiles.replace("/engine.", "/texts.").replace(/\.json$/, "." +
+          document.documentElement.lang + ".html"), { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html) { return; }
+        markWords = document.createElement("template");
+        markWords.innerHTML = html;
+      }),
+    fetchSheets()
+  ]).catch(function () { /* what they draw needs the server, as without a count */ });
   ronda.count = { show: show, counts: function () { return ready; } };
 }());

@@ -103,14 +103,15 @@ def stored(page, server, game: str) -> dict:
     return page.request.get(f"{server.url}/api/games/{game}").json()
 
 
+NAMES = {"fr": ("Nous", "Eux"), "en": ("Us", "Them"), "ar": ("نحن", "هم")}
 TWO = [(0, "ronda"), (1, "tringa")]
 # Two partners' Rondas: one chip, "×2"; Latin names in an Arabic sentence.
 TEAMS = [(1, "tringa"), (0, "ronda"), (0, "ronda")]
 
 
 @pytest.mark.parametrize("language, names, players, marks", [
-    ("fr", ("Nous", "Eux"), 2, TWO), ("en", ("Us", "Them"), 2, TWO),
-    ("ar", ("نحن", "هم"), 2, TWO), ("ar", ("Karim & Salma", "Omar & Leila"), 4, TEAMS)])
+    ("fr", NAMES["fr"], 2, TWO), ("en", NAMES["en"], 2, TWO), ("ar", NAMES["ar"], 2, TWO),
+    ("ar", ("Karim & Salma", "Omar & Leila"), 4, TEAMS)])
 def test_offline_a_draft_is_drawn_as_the_server_draws_it_and_is_its_once_back(
         narrow, table_server, screenshot, language, names, players, marks):
     away(narrow, table_server, names, language, players)
@@ -299,3 +300,78 @@ def test_a_confirm_left_waiting_is_not_drawn_again_as_a_draft(narrow, table_serv
     expect(narrow.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
     assert stored(narrow, table_server, game)["scores"] == [1, 0]
     expect(narrow.locator("#board .draft-strip")).to_have_count(0)
+
+
+# The end-of-hand sheet's words and numbers, as a scorer reads them.
+SHEET = """() => {
+  const sheet = document.querySelector('#board #sheet');
+  const text = selector => (sheet.querySelector(selector) || {}).textContent;
+  return {title: text('#sheet-title'), computed: text('.computed'), gets: text('.gets'),
+          ask: text('.ask'), cards: sheet.querySelector('#cards0').value,
+          yes: Array.from(sheet.querySelectorAll('button[value=end_hand]'), b => b.textContent)};
+}"""
+
+
+@pytest.mark.parametrize("language", ["fr", "en", "ar"])
+def test_offline_the_end_of_hand_sheet_counts_as_the_servers_then_waits(
+        narrow, table_server, screenshot, language):
+    game = open_game(narrow, names=NAMES[language], server=table_server)
+    # The server's sheet for 26 cards to the first side, its question asked.
+    narrow.goto(f"/games/{game}?sheet=end&hand=1&cards0=26&ask=early&lang={language}")
+    served = narrow.evaluate(SHEET)
+    scores = narrow.locator("#sheet button[value=end_hand]").get_attribute("data-scores")
+    # The board fetches the server's sheet while it answers (once per game).
+    with narrow.expect_response(lambda answer: "sheet=end" in answer.url and
+                                answer.request.headers.get("x-board") == "1", timeout=15000):
+        narrow.goto(f"/games/{game}")
+        wait_for_engine(narrow)
+    go_offline(narrow)
+    end = narrow.locator(".actions a[data-end]")
+    expect(end).not_to_have_attribute("aria-disabled", "true")
+    end.tap()
+    sheet = narrow.locator("#board #sheet")
+    expect(sheet).to_be_visible()
+    # 25 typed, one more by its stepper: the rest and the points, the engine's.
+    narrow.locator("#cards0").fill("25")
+    narrow.locator("#sheet button[value='end_step.0.1']").tap()
+    expect(narrow.locator("#cards0")).to_have_value("26")
+    expect(sheet.locator(".gets")).to_have_text(served["gets"])
+    expect(sheet.locator(".computed")).to_have_text(served["computed"])
+    wait_past_double_tap(narrow)
+    sheet.locator("button[value=end_hand]").tap()  # before the last deal: it asks first
+    expect(sheet.locator(".ask")).to_have_text(served["ask"])
+    assert narrow.evaluate(SHEET) == served
+    screenshot(narrow, f"offline-end-sheet-{language}")
+    wait_past_double_tap(narrow)
+    sheet.locator("button[value=end_hand]").tap()
+    expect(sheet).to_have_count(0)
+    expect(narrow.locator("html")).to_have_attribute("data-outbox", "1")
+    expect_scores(narrow, *map(int, scores.split()))
+    go_online(narrow)
+    expect(narrow.locator("#board")).to_have_attribute("data-version", "1", timeout=SEND_MS)
+    expect(narrow.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
+    expect_scores(narrow, *map(int, scores.split()))
+    assert stored(narrow, table_server, game)["scores"] == list(map(int, scores.split()))
+
+
+def test_offline_an_open_sheet_closes_and_one_left_open_is_the_servers_once_back(
+        narrow, table_server):
+    game = open_game(narrow, server=table_server)
+    narrow.goto(f"/games/{game}")
+    wait_for_engine(narrow)  # its sheet fetched too
+    go_offline(narrow)
+    end = narrow.locator(".actions a[data-end]")
+    sheet = narrow.locator("#board #sheet")
+    end.tap()
+    sheet.get_by_role("link", name="Fermer").tap()
+    expect(sheet).to_have_count(0)
+    wait_past_double_tap(narrow)
+    end.tap()
+    narrow.locator("#cards0").fill("25")
+    expect(sheet.locator(".computed")).to_contain_text("15")
+    go_online(narrow)
+    # The server's sheet, the count typed kept in its address.
+    expect(narrow).to_have_url(re.compile(r"\?sheet=end&hand=1&cards0=25$"), timeout=SEND_MS)
+    expect(narrow.locator("#sheet[data-counts], #count-form[data-counts]")).to_have_count(0)
+    expect(narrow.locator("#cards0")).to_have_value("25")
+    expect(sheet.locator(".computed")).to_contain_text("15")

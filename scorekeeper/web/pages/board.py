@@ -21,6 +21,7 @@ from ...engine.moves import (
     Step,
     ToWin,
     card_count,
+    even_count,
     impossible_reveal,
     outcome_of,
     points_of,
@@ -349,8 +350,7 @@ def scoreboard_of(
         chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
         next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
         # Whether the hand can end now (the count itself is asked in its sheet).
-        end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
-            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
+        end_hand=_move(state, "end_hand", even_count(setup), translate, draft),
         last_trick=_last_trick_buttons(state, translate),
         hidden_rondas=_hidden_ronda_buttons(state, translate),
         last_card_missa=_last_card_missa(state, translate),
