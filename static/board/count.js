@@ -498,10 +498,11 @@
     var sides = current.querySelectorAll(".pads .pad").length;
     var asks = [];
     for (var typed = 0; typed < sides - 1; typed += 1) {
-      var query = "?sheet=end";
+      var query = "?sheet=end&hand=" + current.dataset.deal.split(".")[0];
       for (var side = 0; side < typed; side += 1) { query += "&cards" + side + "=0"; }
-      asks.push(fetch(gameUrl(current) + query, { headers: { "X-Board": "1" },
-                                                 credentials: "same-origin" })
+      // The whole page, not the board alone (X-Board): the service worker
+      // keeps every board drawn for the page's script as the one last shown.
+      asks.push(fetch(gameUrl(current) + query, { credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : null; }));
     }
     endSheets = { game: game, html: null, missing: [] };
@@ -557,6 +558,8 @@
     var lastCard = sheet.querySelector("form.last-card");
     if (lastCard) { lastCard.remove(); }  // its taps need the server's board
     form.removeAttribute("data-live-form");  // followed here, not by the server
+    var shownCount = form.querySelector("input[name=shown]");
+    if (shownCount) { shownCount.remove(); }
     form.setAttribute("data-counts", "");
     // This board's keys, as its other forms have them.
     form.querySelectorAll("input[name=csrf_token], input[name=token], input[name=back], " +

@@ -321,8 +321,7 @@ def test_offline_the_end_of_hand_sheet_counts_as_the_servers_then_waits(
     served = narrow.evaluate(SHEET)
     scores = narrow.locator("#sheet button[value=end_hand]").get_attribute("data-scores")
     # The board fetches the server's sheet while it answers (once per game).
-    with narrow.expect_response(lambda answer: "sheet=end" in answer.url and
-                                answer.request.headers.get("x-board") == "1", timeout=15000):
+    with narrow.expect_response(lambda answer: "sheet=end" in answer.url, timeout=15000):
         narrow.goto(f"/games/{game}")
         wait_for_engine(narrow)
     go_offline(narrow)
