@@ -239,16 +239,7 @@
     var links = markLinks(current);
     var on = answer.moves_on.slice(hitButtons(current).length);
     links.forEach(function (link, index) {
-      // The server's, put back by undraw; meanwhile a link of this count's,
-      // not a view the outbox turns off while the server is away.
-      if (!link.hasAttribute("data-counts")) {
-        link.setAttribute("data-counts", link.hasAttribute("data-offline") ? "" :
-                          link.getAttribute("aria-disabled") || "");
-        link.setAttribute("data-counts-why", link.getAttribute("aria-describedby") || "");
-        link.removeAttribute("aria-describedby");  // the server's reason, of the game before
-        link.removeAttribute("data-offline");
-        link.removeAttribute("data-swap");
-      }
+      own(link);
       paint.set(link, "aria-disabled", on[index] ? null : "true");
     });
     // Closing the deal would leave the marks unconfirmed, as the server's board says.
@@ -257,6 +248,27 @@
     });
     paintSlot(current, answer, on[links.length]);
     paintEnd(current, answer);
+  }
+
+  // A link of the server's board, this count's while it draws the board
+  // (not a view the outbox turns off while the server is away); disown puts
+  // back whether it was off, and why.
+  function own(link) {
+    if (link.hasAttribute("data-counts")) { return; }
+    link.setAttribute("data-counts", link.hasAttribute("data-offline") ? "" :
+                      link.getAttribute("aria-disabled") || "");
+    link.setAttribute("data-counts-why", link.getAttribute("aria-describedby") || "");
+    link.removeAttribute("aria-describedby");  // the server's reason, of the game before
+    link.removeAttribute("data-offline");
+    link.removeAttribute("data-swap");
+  }
+  function disown(link) {
+    if (!link || !link.hasAttribute("data-counts")) { return; }
+    paint.set(link, "aria-disabled", link.getAttribute("data-counts") || null);
+    paint.set(link, "aria-describedby", link.getAttribute("data-counts-why") || null);
+    link.removeAttribute("data-counts");
+    link.removeAttribute("data-counts-why");
+    link.setAttribute("data-swap", "");
   }
 
   // The server's draft (its address's marks), taken over once per board;
@@ -406,14 +418,7 @@
   // server is back and no tap waits goes to the server's board, in its
   // address, as if marked there.
   function undraw(current, waiting) {
-    markLinks(current).forEach(function (link) {
-      if (!link.hasAttribute("data-counts")) { return; }
-      paint.set(link, "aria-disabled", link.getAttribute("data-counts") || null);
-      paint.set(link, "aria-describedby", link.getAttribute("data-counts-why") || null);
-      link.removeAttribute("data-counts");
-      link.removeAttribute("data-counts-why");
-      link.setAttribute("data-swap", "");
-    });
+    markLinks(current).concat([endLink(current)]).forEach(disown);
     current.querySelectorAll("[data-draft-off]").forEach(function (next) {
       next.removeAttribute("data-draft-off");
     });
@@ -421,12 +426,6 @@
     if (slot) {
       slot.innerHTML = slot.getAttribute("data-kept-html");
       slot.removeAttribute("data-kept-html");
-    }
-    var end = endLink(current);
-    if (end && end.hasAttribute("data-counts")) {
-      paint.set(end, "aria-disabled", end.getAttribute("data-counts") || null);
-      end.removeAttribute("data-counts");
-      end.setAttribute("data-swap", "");
     }
     var sheetQuery = closeSheet(current);
     if (!drew || waiting || ronda.link.lost()) { return; }
@@ -538,13 +537,8 @@
   function paintEnd(current, answer) {
     var end = endLink(current);
     if (end && endSheets && endSheets.html) {
-      if (!end.hasAttribute("data-counts")) {
-        end.setAttribute("data-counts", end.hasAttribute("data-offline") ? "" :
-                         end.getAttribute("aria-disabled") || "");
-        end.setAttribute("data-end", "");
-        end.removeAttribute("data-offline");
-        end.removeAttribute("data-swap");
-      }
+      own(end);
+      end.setAttribute("data-end", "");
       paint.set(end, "aria-disabled", answer.end_on && !draft.length ? null : "true");
     }
     if (sheetForm(current)) { paintSheet(current, answer); }
