@@ -374,3 +374,28 @@ def test_offline_an_open_sheet_closes_and_one_left_open_is_the_servers_once_back
     expect(narrow.locator("#sheet[data-counts], #count-form[data-counts]")).to_have_count(0)
     expect(narrow.locator("#cards0")).to_have_value("25")
     expect(sheet.locator(".computed")).to_contain_text("15")
+
+
+def test_offline_a_three_sided_sheet_says_which_count_is_missing_as_the_server(
+        narrow, table_server):
+    game = open_game(narrow, players=3, names=("Ali", "Badr", "Chama"), server=table_server)
+    said = []
+    for query in ("", "&cards0=10"):
+        narrow.goto(f"/games/{game}?sheet=end&hand=1{query}")
+        said.append(narrow.locator("#sheet .gets").text_content())
+    assert "Ali" in said[0] and "Badr" in said[1]
+    narrow.goto(f"/games/{game}")
+    wait_for_engine(narrow)
+    go_offline(narrow)
+    narrow.locator(".actions a[data-end]").tap()
+    gets = narrow.locator("#board #sheet .gets")
+    expect(gets).to_have_text(said[0])
+    narrow.locator("#cards0").fill("10")
+    expect(gets).to_have_text(said[1])
+    confirm = narrow.locator("#sheet button[value=end_hand]")
+    expect(confirm).to_have_attribute("aria-disabled", "true")
+    confirm.tap(force=True)  # off: it says why, and nothing waits
+    expect(narrow.locator("#notice")).to_have_text(said[1])
+    expect(narrow.locator("html")).not_to_have_attribute("data-outbox", "1")
+    narrow.locator("#cards1").fill("12")
+    expect(narrow.locator("#sheet .computed")).to_contain_text("18")
