@@ -486,6 +486,9 @@
   // Where the engine refuses the count, the server judges it, as a count
   // typed in a sheet without this script is.
   var endSheets = null;  // { game, html, missing: the sentence for each side's missing count }
+  // A network that drops mid-answer leaves a fetch hanging: the engine is
+  // ready without what did not come within this time (it then needs the server).
+  var FETCH_MS = 5000;
   function endLink(current) {
     return current.querySelector(".actions a[href*='sheet=end'], .actions a[href*='why=end_hand']");
   }
@@ -501,7 +504,8 @@
       for (var side = 0; side < typed; side += 1) { query += "&cards" + side + "=0"; }
       // The whole page, not the board alone (X-Board): the service worker
       // keeps every board drawn for the page's script as the one last shown.
-      asks.push(fetch(gameUrl(current) + query, { credentials: "same-origin" })
+      asks.push(ronda.board.fetchWithin(gameUrl(current) + query, { credentials: "same-origin" },
+                                        FETCH_MS)
         .then(function (response) { return response.ok ? response.text() : null; }));
     }
     endSheets = { game: game, html: null, missing: [] };
@@ -817,8 +821,8 @@
                        files: urls.engineFiles });
   // The words, at the engine's version, in the page's language; the sheet.
   var fetched = Promise.all([
-    fetch(urls.engineFiles.replace("/engine.", "/texts.").replace(/\.json$/, "." +
-          document.documentElement.lang + ".html"), { credentials: "same-origin" })
+    ronda.board.fetchWithin(urls.engineFiles.replace("/engine.", "/texts.").replace(/\.json$/,
+      "." + document.documentElement.lang + ".html"), { credentials: "same-origin" }, FETCH_MS)
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (!html) { return; }

@@ -399,3 +399,23 @@ def test_offline_a_three_sided_sheet_says_which_count_is_missing_as_the_server(
     expect(narrow.locator("html")).not_to_have_attribute("data-outbox", "1")
     narrow.locator("#cards1").fill("12")
     expect(narrow.locator("#sheet .computed")).to_contain_text("18")
+
+
+def test_a_sheet_that_never_comes_leaves_the_end_of_hand_to_the_server(narrow, table_server):
+    """The Wi-Fi dropped as the board fetched the server's sheet (no answer):
+    the engine is ready all the same, the announcements are drawn offline,
+    and the End of hand says it needs the server, as without a count."""
+    held = []
+    narrow.route(lambda url: "sheet=end" in url, lambda route: held.append(route))
+    game = open_game(narrow, server=table_server)
+    narrow.goto(f"/games/{game}")
+    wait_for_engine(narrow)
+    assert held  # asked, never answered
+    go_offline(narrow)
+    end = narrow.get_by_role("link", name="Fin de manche", exact=True)
+    expect(end).to_have_attribute("data-offline", "")
+    end.tap(force=True)
+    expect(narrow.locator("#link-state")).to_contain_text("besoin du serveur")
+    expect(narrow.locator("#board #sheet")).to_have_count(0)
+    mark(narrow, 0, "ronda")
+    expect(narrow.locator("#board .draft-strip")).to_have_count(1)
