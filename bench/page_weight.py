@@ -18,8 +18,10 @@ than the server counts against the target.
 
 The board's own count (its script, its engine worker, MicroPython's runtime
 and the engine's files: docs/OFFLINE.md, "The board counts by itself") is fetched after the
-page's load, once the phone is idle, at addresses cached for good: it is
-reported apart (`engine_*`), not in the first page's count.
+page's load, once the phone is idle, at addresses cached for good, with the
+server's end-of-hand sheet it draws while the server is away (`?sheet=end`,
+asked by count.js): it is reported apart (`engine_*`), not in the first
+page's count.
 
 Afterwards, the script's first poll of the game's version (every 1.5 s
 while the board is open) is recorded apart: it is not part of the load.
@@ -89,7 +91,8 @@ def sizes_of(url: str) -> dict:
 
 
 def _engine(url: str) -> bool:
-    return urlsplit(url).path.startswith(ENGINE_PATHS)
+    address = urlsplit(url)
+    return address.path.startswith(ENGINE_PATHS) or "sheet=end" in address.query
 
 
 def one_load(browser, base: str, game_path: str) -> dict:

@@ -54,6 +54,41 @@ def points_of(gains: Iterable[Gain], sides: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class CardCount:
+    """What a card count typed in the end-of-hand sheet (one count per side
+    but the last) would do: the last side's cards (what the others leave of
+    the deck), and the state it leads to or why the engine refuses it."""
+
+    computed: int
+    after: State | None
+    error: ScoringError | None
+
+    def parts(self) -> tuple[tuple[tuple[str, int | None, int], ...], ...]:
+        """Each side's points part by part, as the gains give them: (kind,
+        value, points); the open chain's hit the count closes, the cards."""
+        sides = len(self.after.scores)
+        return tuple(tuple((gain.kind, gain.value, gain.points[side])
+                           for gain in self.after.gains if gain.points[side])
+                     for side in range(sides))
+
+
+def even_count(setup: Setup) -> dict:
+    """The end_hand event a board judges its End of hand link by (whether
+    the hand can end now; the count itself is asked in its sheet): each
+    side its share of the deck."""
+    return {"type": "end_hand",
+            "cards": [DECK // setup.side_count] * (setup.side_count - 1) + [None]}
+
+
+def card_count(state: State, given: Iterable[int]) -> CardCount:
+    """The end of the hand with the cards `given` (every side's but the
+    last), asked of the engine; raises InvalidInput for counts no deck holds."""
+    event = parse_event({"type": "end_hand", "cards": list(given) + [None]}, state.setup)
+    after, error = outcome(state, event)
+    return CardCount(event.counts()[-1], after, error)
+
+
+@dataclass(frozen=True, slots=True)
 class ToWin:
     """What one side needs to win, if no other side scored meanwhile.
 

@@ -18,7 +18,8 @@ from scorekeeper.engine import (
     parse_event,
     rules_from_spec,
 )
-from scorekeeper.engine.moves import outcome_of, to_win
+from scorekeeper.engine.limits import DECK
+from scorekeeper.engine.moves import card_count, even_count, outcome_of, points_of, to_win
 
 # The event of the open chain's Over, as the board's strip posts it.
 CHAIN_END = {"type": "chain_end"}
@@ -60,14 +61,18 @@ def start(game):
     return State.from_snapshot(snapshot, setup)
 
 
-def count(game, events, moves=()):
+def count(game, events, moves=(), cards=None):
     """`game` after `events` (plain data, None for a tap the board cannot
     name as an event), up to the first the engine refuses or cannot read:
     that one, and those after it, are the server's to judge. `counted` says
     how many were taken; once the game is over, `winner` is the side the
     engine says won (the one alone in the lead at the target). `moves`: the
     events of buttons the board turns on or off by this count (`moves_on`,
-    judged as the server's board judges its buttons)."""
+    judged as the server's board judges its buttons: the hits, and each
+    announcement a board's draft would hold). `announced`: the deal's
+    announcements are recorded; `settle`: the kind whose ranks must be
+    shown before play goes on (None: none). `cards`: the counts typed in
+    the end-of-hand sheet, for its `end` (end_of_hand)."""
     state = start(game)
     counted = 0
     for event in events:
@@ -89,8 +94,40 @@ def count(game, events, moves=()):
         "winner": state.winner,
         "to_win": None if state.finished else [[w.standing, w.points] for w in to_win(state)],
         "chain": open_chain(state),
+        "announced": state.announced,
+        "settle": state.pool.kind if state.awaiting_reveal else None,
         "moves_on": [accepts(state, move) for move in moves],
+        # Whether the hand can end now (the board's End of hand link), and
+        # what the sheet's count gives.
+        "end_on": accepts(state, even_count(state.setup)),
+        "end": None if cards is None else end_of_hand(state, cards),
     }
+
+
+def end_of_hand(state, cards):
+    """What the end-of-hand sheet shows of `cards` (every side's count but
+    the last's, None where none is typed), asked of the engine as the
+    server's sheet asks it (web/pages/board.py, end_preview): the last
+    side's cards, each side's points and the scores they leave, or whether
+    the engine refuses the count; and the deck, and the count a stepper
+    starts from (the one worth nothing), for the sheet's steppers."""
+    setup = state.setup
+    shown = {"computed": None, "points": None, "scores": None, "refused": False, "deck": DECK,
+             "start": setup.rules.card_threshold_for(setup.side_count)}
+    if None in cards:
+        return shown
+    try:
+        counted = card_count(state, cards)
+    except ScoringError:  # no deck holds it
+        shown["refused"] = True
+        return shown
+    shown["computed"] = counted.computed
+    if counted.error is not None:
+        shown["refused"] = True
+        return shown
+    shown["points"] = list(points_of(counted.after.gains, setup.side_count))
+    shown["scores"] = list(counted.after.scores)
+    return shown
 
 
 def open_chain(state):
@@ -112,4 +149,5 @@ def answer(asked):
     """What the worker asks (JSON: the board's game and the waiting events)
     answered in JSON."""
     asked = json.loads(asked)
-    return json.dumps(count(asked["game"], asked["events"], asked.get("moves", ())))
+    return json.dumps(count(asked["game"], asked["events"], asked.get("moves", ()),
+                            asked.get("cards")))

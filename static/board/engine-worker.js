@@ -29,11 +29,11 @@ function start(message) {
 
 // A question: { id, game (the board's plain data), events (null: a tap
 // the board cannot name as an event), moves (the events of the buttons
-// the count turns on or off) }.
+// the count turns on or off), cards (the end-of-hand sheet's count, if open) }.
 function count(message) {
   ready.then(function (python) {
     python.globals.set("asked", JSON.stringify({ game: message.game, events: message.events,
-                                                moves: message.moves }));
+                                                moves: message.moves, cards: message.cards }));
     python.runPython("counted = board_count.answer(asked)");
     postMessage({ id: message.id, answer: JSON.parse(python.globals.get("counted")) });
   }).catch(function (error) {

@@ -70,8 +70,12 @@ SAYS = {"fr": ("Ronda", "Fin de manche", "Les annonces ont besoin du serveur",
 def test_offline_an_announcement_says_it_needs_the_server(new_phone, screenshot, language):
     ronda, end_of_hand, announcements, sheet = SAYS[language]
     phone = new_phone(viewport=SMALL)
+    # A board that cannot count by itself (its engine's files never came):
+    # the announcements then need the server (test_offline_announce.py: one that can).
+    phone.route("**/phone/engine.*.json", lambda route: route.abort())
     open_game(phone)
     phone.goto(phone.url + f"?lang={language}")
+    expect(phone.locator("html")).to_have_attribute("data-engine", "off", timeout=15000)
     buttons = phone.locator("#board .pads").bounding_box()
     go_offline(phone)
     state = phone.locator("#link-state")

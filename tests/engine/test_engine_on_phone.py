@@ -18,6 +18,7 @@ import pytest
 from scorekeeper.engine import Setup, new_game, rules_from_spec
 from scorekeeper.phone import board_files, field_lists, phone_files
 from scorekeeper.phone.count import count, game_data, start
+from scorekeeper.web.pages.board import end_preview
 from support import phone_engine
 from support.phone_engine import fold_on_phone, random_game, replay_taken, run_on_phone
 from support.phone_fold import fold
@@ -107,7 +108,8 @@ def test_the_boards_count_on_the_phone_is_cpythons():
         rest = game["events"][cut:]
         if seed % 2:  # only the events the engine takes: the count goes to the end
             rest = taken(state, rest)
-        asked.append({"game": game_data(state), "events": rest, "moves": hits_of(setup)})
+        asked.append({"game": game_data(state), "events": rest,
+                      "moves": hits_of(setup) + marks_of(setup)})
     here = [count(one["game"], one["events"], one["moves"]) for one in asked]
     assert count_on_phone(asked) == json.loads(json.dumps(here))
     # Counts that stop at a refusal, and counts that go to the end; some
@@ -120,6 +122,63 @@ def hits_of(setup) -> list[dict]:
     """Every hit button's event of a board, side by side."""
     return [{"type": "hit", "side": side, "value": value}
             for side in range(setup.side_count) for value in setup.rules.hits]
+
+
+def announce(*marks) -> dict:
+    """The announce event a board's draft Confirm posts: (side, kind) each."""
+    return {"type": "announce", "announcements": [{"side": side, "kind": kind}
+                                                  for side, kind in marks]}
+
+
+def marks_of(setup) -> list[dict]:
+    """The drafts a board judges for its announcement links: each side's
+    Ronda and Tringa alone, two Rondas of one side, and two sides' Rondas."""
+    alone = [announce((side, kind)) for side in range(setup.side_count)
+             for kind in ("ronda", "tringa")]
+    return alone + [announce((0, "ronda"), (0, "ronda")), announce((0, "ronda"), (1, "ronda"))]
+
+
+def test_the_count_judges_the_drafts_announcements_and_says_what_their_confirm_leaves():
+    """Offline, the links of a draft are on as the engine takes the draft
+    with them; a confirmed Ronda scores and the deal's announcements are
+    recorded (no link on); two Rondas contend: their ranks are to settle."""
+    setup = Setup(("Nous", "Eux"), 2)
+    game = game_data(new_game(setup))
+    moves = marks_of(setup)
+    fresh = count(game, [], moves)
+    assert fresh["moves_on"] == [True, True, True, True, False, True]
+    assert (fresh["announced"], fresh["settle"]) == (False, None)
+
+    ronda = count(game, [announce((0, "ronda"))], moves)
+    assert (ronda["scores"], ronda["announced"], ronda["settle"]) == ([1, 0], True, None)
+    assert ronda["moves_on"] == [False] * len(moves)
+
+    both = count(game, [announce((0, "ronda"), (1, "ronda"))], moves)
+    assert (both["scores"], both["announced"], both["settle"]) == ([0, 0], True, "ronda")
+    assert count_on_phone([{"game": game, "events": events, "moves": moves} for events in (
+        [], [announce((0, "ronda"))], [announce((0, "ronda"), (1, "ronda"))])]) == [
+        json.loads(json.dumps(answer)) for answer in (fresh, ronda, both)]
+
+
+def test_the_count_gives_the_end_of_hand_sheet_the_points_the_servers_sheet_shows():
+    """The sheet's count asked of the engine as the server's sheet asks it
+    (board.end_preview, engine card_count): the rest of the deck, the points,
+    the scores they leave; nothing while a count is missing; refused beyond
+    the deck; the same on the phone."""
+    setup = Setup(("Nous", "Eux", "Karim"), 3)
+    game = game_data(new_game(setup))
+    asked = [{"game": game, "events": [], "cards": cards}
+             for cards in ([None, 13], [20, 13], [30, 30], [14, 13])]
+    here = [count(one["game"], one["events"], (), one["cards"])["end"] for one in asked]
+    missing, counted, beyond, even = here
+    assert (missing["computed"], missing["points"], missing["refused"]) == (None, None, False)
+    assert missing["start"] == setup.rules.card_threshold_for(3) and missing["deck"] == 40
+    assert counted["computed"] == 7 and not counted["refused"]
+    preview = end_preview(new_game(setup), [20, 13], lambda words: words)
+    assert (counted["points"], counted["scores"]) == (list(preview.points), list(preview.scores))
+    assert beyond["refused"] and beyond["points"] is None
+    assert even["computed"] == 13
+    assert [answer["end"] for answer in count_on_phone(asked)] == json.loads(json.dumps(here))
 
 
 def test_the_count_says_the_open_chain_as_the_strip_shows_it_and_which_hits_follow():

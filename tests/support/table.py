@@ -126,8 +126,9 @@ _POLLS = "() => !!document.getElementById('board') && !!(window.Ronda && window.
 def wait_for_engine(page: Page) -> None:
     """Wait until the board's engine worker counts (docs/OFFLINE.md, "The
     board counts by itself"): it starts after the page's load, once idle,
-    and fetches the engine's files, which a phone taken offline before then
-    never gets (its board then shows the counted score)."""
+    and fetches the engine's files, its words and the server's end-of-hand
+    sheet, which a phone taken offline before then never gets (its board
+    then shows the counted score)."""
     expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=15000)
 
 

@@ -68,3 +68,26 @@ def test_the_board_gives_the_game_it_shows_and_each_buttons_event(client):
     assert {"type": "missa", "side": 0} in events and {"type": "hit", "side": 1, "value": 1} in events
     for event in events:
         parse_event(event, state.setup)  # each reads as the engine's event
+
+
+def test_the_counts_words_are_at_the_engines_version_in_each_language(client):
+    """count.js draws the announcements offline in the page's words, which it
+    fetches at the engine files' address ("engine." -> "texts.", the language
+    added): cached for good, at a version that changes with them."""
+    page = client.get(start_game(client)).get_data(as_text=True)
+    files = _attribute(page, "data-engine-files")
+    for language, confirm, recorded in [
+            ("fr", "Valider", "Les annonces de cette donne sont enregistrées."),
+            ("en", "Confirm", "This deal's announcements are recorded."),
+            ("ar", "تأكيد", None)]:
+        answer = client.get(files.replace("/engine.", "/texts.").replace(".json",
+                                                                          f".{language}.html"))
+        assert answer.status_code == 200
+        assert "immutable" in answer.headers["Cache-Control"]
+        words = answer.get_data(as_text=True)
+        assert f'<span data-text="confirm">{confirm}</span>' in words
+        assert recorded is None or recorded in html.unescape(words)
+        assert "{list}" in words and "{kind}" in words and "{side}" in words
+    assert client.get(files.replace("/engine.", "/texts.").replace(".json", ".de.html")) \
+        .status_code == 404
+    assert client.get("/phone/texts.0123456789.fr.html").status_code == 404

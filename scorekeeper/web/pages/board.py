@@ -20,6 +20,8 @@ from ...engine.moves import (
     LAST_CARD_DONE,
     Step,
     ToWin,
+    card_count,
+    even_count,
     impossible_reveal,
     outcome_of,
     points_of,
@@ -348,8 +350,7 @@ def scoreboard_of(
         chain_end=_move(state, "chain_end", {"type": "chain_end"}, translate),
         next_deal=_move(state, "next_deal", {"type": "next_deal"}, translate, draft),
         # Whether the hand can end now (the count itself is asked in its sheet).
-        end_hand=_move(state, "end_hand", {"type": "end_hand", "cards": (
-            [DECK // setup.side_count] * (setup.side_count - 1) + [None])}, translate, draft),
+        end_hand=_move(state, "end_hand", even_count(setup), translate, draft),
         last_trick=_last_trick_buttons(state, translate),
         hidden_rondas=_hidden_ronda_buttons(state, translate),
         last_card_missa=_last_card_missa(state, translate),
@@ -488,21 +489,17 @@ def end_preview(state: engine.State, cards: list[int | None], translate) -> EndP
     if beyond is not None:  # the page's words, not the browser's bubble in its own language
         return EndPreview(given, None, None, elision.sentence(beyond, translate),
                           before_last_deal=early)
-    event_data = {"type": "end_hand", "cards": given + [None]}
     try:
-        event = engine.parse_event(event_data, setup)
+        counted = card_count(state, given)
     except engine.InvalidInput as error:  # more than the deck: nothing to compute
         return EndPreview(given, None, None, elision.sentence(error, translate),
                           before_last_deal=early)
-    computed = event.counts()[-1]
-    after, error = outcome_of(state, event_data)
-    if error is not None:
-        return EndPreview(given, computed, None, elision.sentence(error, translate),
-                          before_last_deal=early)
-    parts = tuple(tuple((gain.kind, gain.value, gain.points[side]) for gain in after.gains
-                        if gain.points[side]) for side in range(setup.side_count))
-    return EndPreview(given, computed, points_of(after.gains, setup.side_count), None,
-                      after.scores, early, parts)
+    if counted.error is not None:
+        return EndPreview(given, counted.computed, None,
+                          elision.sentence(counted.error, translate), before_last_deal=early)
+    after = counted.after
+    return EndPreview(given, counted.computed, points_of(after.gains, setup.side_count), None,
+                      after.scores, early, counted.parts())
 
 
 MISSING_COUNT = N_("Type how many cards %(side)s took.")
