@@ -136,6 +136,17 @@ def tap(db: sqlite_utils.Database, game_id: str, body: dict | Meaning | None, ke
         return Tapped(game, decided.action, shown_of(db, game))
 
 
+def undone_by(db: sqlite_utils.Database, tapped: Tapped) -> engine.Event | None:
+    """The event an Undo's tap took back (its undo record the log's last
+    when it answered), as first recorded; None for any other tap."""
+    last = tapped.shown.last_record
+    if tapped.action != merge.UNDO or last is None or last.action != "undo":
+        return None
+    with read_transaction(db):
+        recorded = store.first_recorded(db, tapped.game.id, last.payload["undoes"])
+    return None if recorded is None else engine.recorded_event(recorded, tapped.game.setup)
+
+
 def _read(db: sqlite_utils.Database, game_id: str, body: dict | None, key: str
           ) -> tuple[games.Game, engine.Event | None, str | None]:
     """Inside the write: the game, the tap's event (None: an Undo), and the

@@ -38,3 +38,10 @@ def spaced_text(html):
 def words(response):
     """A page's answer as text(): its words, its entities read."""
     return text(html.unescape(response.get_data(as_text=True)))
+
+
+def notice(response):
+    """The board's notice, as shown ("" when none)."""
+    found = re.search(r'<p id="notice" class="notice( shown[^"]*)?"[^>]*>([^<]*)</p>',
+                      response.get_data(as_text=True))
+    return html.unescape(found.group(2)) if found.group(1) else ""

@@ -7,7 +7,7 @@ import html
 import re
 
 from support.page_forms import find_button, forms_of, press, submit
-from support.pages import api_state, start_game, text, words
+from support.pages import api_state, notice, start_game, text, words
 
 
 def api(client, board, event):
@@ -19,13 +19,6 @@ def api(client, board, event):
 def last_deal(client, board, deals=5):
     for _ in range(deals):
         api(client, board, {"type": "next_deal"})
-
-
-def notice(response):
-    """The board's notice, as shown ("" when none)."""
-    found = re.search(r'<p id="notice" class="notice( shown[^"]*)?"[^>]*>([^<]*)</p>',
-                      response.get_data(as_text=True))
-    return html.unescape(found.group(2)) if found.group(1) else ""
 
 
 # -- the card count ---------------------------------------------------------------------------

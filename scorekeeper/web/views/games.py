@@ -55,7 +55,7 @@ from ..pages.forms import (
 from ..plumbing.db import get_db
 from ..plumbing.errors import status_of
 from ..wording import rule_texts
-from ..wording.describe import isolated, rank_name, sentence_of
+from ..wording.describe import event_text, isolated, rank_name, sentence_of
 from ..wording.elision import default_name, default_names
 from ..wording.translate import gettext
 from .shared import (
@@ -574,8 +574,10 @@ def undo(game_id: str):
         return _after_action(game_id, RuleViolation(ASK_BEFORE_REOPENING))
     except ScoringError as error:
         return _after_action(game_id, error, meant.kept)
-    return _after_action(game_id, stay=meant.kept, said=_said(tapped.action, undo=True),
-                         shown=tapped.shown)
+    said = _said(tapped.action, undo=True)
+    if said is None and not _wants_board():
+        said = _undone_words(tapped)
+    return _after_action(game_id, stay=meant.kept, said=said, shown=tapped.shown)
 
 
 class _AskFirst(Exception):
@@ -603,6 +605,17 @@ class _UndoMeant:
         return None, seen
 
 
+UNDONE = N_("Undone: %(what)s")
+
+
+def _undone_words(tapped: scoreboard.Tapped) -> str | None:
+    """On a whole page (without the script), what an Undo took back: the
+    score changed and its label moved on to the event before, but nothing
+    named what was undone."""
+    undone = scoreboard.undone_by(get_db(), tapped)
+    if undone is None:
+        return None
+    return gettext(UNDONE, what=event_text(undone, tapped.game.setup.sides))
 ASK_BEFORE_REOPENING = N_("The game is over: undoing its last point reopens it. Tap Undo again "
                           "to see what that changes.")
 
