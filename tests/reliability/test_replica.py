@@ -207,6 +207,25 @@ def test_the_server_and_litestream_stop_together(tmp_path, servers):
            "stopped" in log
 
 
+def test_a_stopped_litestream_ends_the_server_even_when_its_interruption_is_never_taken(
+        tmp_path, monkeypatch):
+    """The server's main thread takes the interruption at its next step in
+    Python; one that never takes it (blocked in a system call) must not
+    leave the server running without its replica."""
+    monkeypatch.setattr(replica, "STUCK_SECONDS", 0.5)
+    database = tmp_path / "store.sqlite3"
+    create_app({"TESTING": True, "DATABASE": str(database)})
+    stuck = []
+    with pytest.raises(replica.ReplicaError, match="stopped"):
+        with replica.replicating(str(database), str(tmp_path / "replica"), str(tmp_path),
+                                 when_it_stops=lambda: None,
+                                 when_stuck=lambda: stuck.append(time.monotonic())) as process:
+            killed = time.monotonic()
+            process.kill()
+            wait_until(lambda: stuck, seconds=10)
+    assert 0.4 < stuck[0] - killed < 5
+
+
 def test_a_server_killed_outright_leaves_no_litestream_behind(tmp_path, servers):
     server = servers(tmp_path / "instance", tmp_path / "replica")
     [pid] = litestream_of(server)
