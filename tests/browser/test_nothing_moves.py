@@ -22,7 +22,13 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from support.board_boxes import CONTROLS, MEASURE, PHONES
-from support.table import go_offline, go_online, wait_past_double_tap, wait_settled
+from support.table import (
+    go_offline,
+    go_online,
+    wait_past_double_tap,
+    wait_settled,
+    without_the_engine,
+)
 from support.timings import double_tap_seconds
 
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
@@ -234,6 +240,7 @@ def test_a_long_notice_moves_nothing(new_phone, server, language):
     """The status line's notice (a refusal, or the connection state another
     part of the page may show there) covers no control and moves none."""
     page = new_phone(viewport=PHONES["small"])
+    without_the_engine(page)  # three boards, each read as loaded
     for players in (2, 3, 4):
         sides = NAMES[language][: 3 if players == 3 else 2]
         game = page.request.post(f"{server.url}/api/games", data=json.dumps(
@@ -292,6 +299,7 @@ def test_every_control_holds_its_words_and_fits_the_small_phone(new_phone, serve
     classique preset's Double Ronda row, the bottom row ended at 645 px);
     2, 3 and 4 players, both built-in presets."""
     page = new_phone(viewport=PHONES["small"])
+    without_the_engine(page)  # six boards, each read as loaded
     for players in (2, 3, 4):
         for preset in ("appli", "classique"):
             game = page.request.post(f"{server.url}/api/games", data=json.dumps(

@@ -119,6 +119,20 @@ def _leave(page: Page) -> None:
     page.context.route("**/*", _away)
 
 
+def _refused(route) -> None:
+    route.abort("blockedbyclient")
+
+
+def without_the_engine(page: Page) -> None:
+    """The board's own count never started on this page: the engine's
+    worker refused, as on a phone without workers (data-engine "off"). For a
+    test of what pages show as they load, with no tap waiting: it loads many,
+    and every board loaded with JavaScript starts the engine once idle
+    (MicroPython compiled in a worker, some 150 ms of Chromium's CPU a page),
+    which such a test never looks at."""
+    page.route("**/phone/**", _refused)
+
+
 # Whether the page's board looks at its game (board.js, poll).
 _POLLS = "() => !!document.getElementById('board') && !!(window.Ronda && window.Ronda.board)"
 
