@@ -15,6 +15,7 @@ import json
 import pytest
 
 from support.board_boxes import CONTROLS, MEASURE, PHONES
+from support.table import without_the_engine
 
 LONG_TEAMS = ["Abdelkrim & Salma-Nour", "Mohammed-Amine & Fatima-Zahra"]
 # (players, sides, rules, draft as the board's query, the chips it shows)
@@ -56,6 +57,7 @@ CHIPS = """() => {
 def test_every_marked_announcement_is_read_whole_and_moves_nothing(new_phone, server,
                                                                    javascript):
     page = new_phone(java_script_enabled=javascript)
+    without_the_engine(page)  # 48 boards, each read as loaded
     for players, sides, rules, draft, chips in DRAFTS:
         game = page.request.post(f"{server.url}/api/games", data=json.dumps(
             {"sides": sides, "players": players, "rules": rules}),

@@ -18,19 +18,60 @@ import json
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from support.board_boxes import CONTROLS, MEASURE, PHONES
 from support.table import (
     go_offline,
     go_online,
-    wait_for_new_version,
     wait_past_double_tap,
     wait_settled,
+    without_the_engine,
 )
+from support.timings import double_tap_seconds
 
 NAMES = {"fr": ["Nous", "Eux", "Vous"], "ar": ["نحن", "هم", "أنتم"],
          "en": ["Us", "Them", "You"]}
+
+
+# Which page the phone shows, and the board's version on it.
+PAGE = """() => { const b = document.getElementById('board');
+  return {origin: performance.timeOrigin, version: b && b.dataset.version}; }"""
+
+# Whether the game took the tap: its board at another version, or what the
+# tap opens shown (`then`), or what it closes gone (`gone`), on a loaded page.
+# A page without JavaScript changes only by loading another: it must be a new
+# one. Then whether the game is over, and what check() measures; else null.
+TAKEN = """([before, then, gone, javascript, controls]) => {
+  if (document.readyState !== 'complete' || (!javascript && performance.timeOrigin === before.origin)) {
+    return null;
+  }
+  const shown = sel => { const e = document.querySelector(sel);
+    if (!e || !e.checkVisibility({visibilityProperty: true})) { return false; }
+    const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const board = document.getElementById('board');
+  const version = board && board.dataset.version;
+  const taken = then ? shown(then) : gone ? !document.querySelector(gone)
+                                          : version != null && version !== before.version;
+  return taken ? {over: !!document.querySelector('.over'), seen: (MEASURE)(controls)} : null;
+}""".replace("MEASURE", MEASURE)
+
+# With JavaScript, the page says at once when the tap is taken, and what the
+# board then shows once painted (what a finger sees); null after a second.
+TAKEN_PAINTED = """args => new Promise(resolve => {
+  const taken = TAKEN;
+  const look = () => {
+    if (!taken(args)) { return; }
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => resolve(taken(args)), 0));
+  };
+  const observer = new MutationObserver(look);
+  observer.observe(document, {subtree: true, childList: true, attributes: true,
+                              characterData: true});
+  setTimeout(() => { observer.disconnect(); resolve(null); }, 1000);
+  look();
+})""".replace("TAKEN", TAKEN)
 
 
 class Table:
@@ -41,16 +82,17 @@ class Table:
         self.start = None
         self.taps = 0
         self.tapped: dict[str, float] = {}
+        self.double_tap = double_tap_seconds(page)
 
     def version(self) -> str | None:
-        return self.page.evaluate(
-            "() => { const b = document.getElementById('board'); return b && b.dataset.version; }")
+        return self.page.evaluate(PAGE)["version"]
 
-    def check(self) -> None:
-        # Without JavaScript a tap loads a new page: the old one's sheet is
-        # gone as soon as the new one begins, before it has a body to measure.
-        self.page.wait_for_load_state()
-        seen = self.page.evaluate(MEASURE, CONTROLS)
+    def check(self, seen: dict | None = None) -> None:
+        """Every control where it was at the game's start; the page no wider
+        than the screen. `seen`: what MEASURE found (measured now by default)."""
+        if seen is None:
+            self.page.wait_for_load_state()
+            seen = self.page.evaluate(MEASURE, CONTROLS)
         assert seen["width"] <= seen["viewport"], (self.name, self.taps, seen["width"])
         if self.start is None:
             self.start = seen["boxes"]
@@ -61,25 +103,34 @@ class Table:
         """Tap the control, even one that is off (a finger can: it then says
         why); wait until the game took it (its version changed) or, for a tap
         that records nothing, until `then` shows (or `gone` goes)."""
-        before = self.version()
         # A second tap on one control within a moment is a double tap, counted
         # once: a scorer's next tap on it comes later, and so does ours.
         if selector in self.tapped:
-            wait_past_double_tap(self.page, self.tapped[selector])
+            wait_past_double_tap(self.page, self.tapped[selector], self.double_tap)
         # A control just answered takes no tap for a moment (docs/BOARD.md,
         # "Taps"); a forced tap would not wait for it as a finger does.
-        wait_settled(self.page)
+        before = wait_settled(self.page, then=PAGE)
         self.page.locator(selector).first.tap(force=True)
-        if then is None and gone is None:
-            wait_for_new_version(self.page, before)
-        elif then is not None:
-            self.page.locator(then).first.wait_for(state="visible")
-        else:
-            self.page.locator(gone).first.wait_for(state="detached")
+        shown = self.taken([before, then, gone, self.javascript, CONTROLS])
         self.tapped[selector] = time.monotonic()  # taken: the next tap on it counts from here
         self.taps += 1
-        if self.page.locator(".over").count() == 0:
-            self.check()
+        if not shown["over"]:
+            self.check(shown["seen"])
+
+    def taken(self, args: list, seconds: float = 10) -> dict:
+        """TAKEN's answer once the tap is taken. Polled from here without
+        JavaScript, whose page runs no timer for a promise to wait on."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                shown = self.page.evaluate(TAKEN_PAINTED if self.javascript else TAKEN, args)
+            except PlaywrightError:  # between two pages: ask the next one
+                shown = None
+            if shown is not None:
+                return shown
+            assert time.monotonic() < deadline, (self.name, self.taps, "the tap was not taken")
+            if not self.javascript:
+                time.sleep(0.02)
 
     def shot(self, what: str) -> None:
         self.shots(self.page, f"moves-{self.name}-{what}")
@@ -189,6 +240,7 @@ def test_a_long_notice_moves_nothing(new_phone, server, language):
     """The status line's notice (a refusal, or the connection state another
     part of the page may show there) covers no control and moves none."""
     page = new_phone(viewport=PHONES["small"])
+    without_the_engine(page)  # three boards, each read as loaded
     for players in (2, 3, 4):
         sides = NAMES[language][: 3 if players == 3 else 2]
         game = page.request.post(f"{server.url}/api/games", data=json.dumps(
@@ -247,6 +299,7 @@ def test_every_control_holds_its_words_and_fits_the_small_phone(new_phone, serve
     classique preset's Double Ronda row, the bottom row ended at 645 px);
     2, 3 and 4 players, both built-in presets."""
     page = new_phone(viewport=PHONES["small"])
+    without_the_engine(page)  # six boards, each read as loaded
     for players in (2, 3, 4):
         for preset in ("appli", "classique"):
             game = page.request.post(f"{server.url}/api/games", data=json.dumps(

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.table import post
+from support.table import post, without_the_engine
 
 SMALL = {"width": 360, "height": 640}
 TEAMS = ["Karim & Salma", "Abdelkader & Mohammed"]
@@ -96,6 +96,7 @@ def test_the_undo_and_the_last_events_keep_every_teams_name(new_phone, server, s
 
 def test_the_arabic_end_of_hand_row_takes_no_more_room_than_the_others(new_phone, server):
     page = new_phone(viewport=SMALL)
+    without_the_engine(page)  # nine boards, each read as loaded
     heights = {}
     for language, sides in (("fr", ["Nous", "Eux"]), ("en", ["Us", "Them"]),
                             ("ar", ["نحن", "هم"])):

@@ -119,6 +119,20 @@ def _leave(page: Page) -> None:
     page.context.route("**/*", _away)
 
 
+def _refused(route) -> None:
+    route.abort("blockedbyclient")
+
+
+def without_the_engine(page: Page) -> None:
+    """The board's own count never started on this page: the engine's
+    worker refused, as on a phone without workers (data-engine "off"). For a
+    test of what pages show as they load, with no tap waiting: it loads many,
+    and every board loaded with JavaScript starts the engine once idle
+    (MicroPython compiled in a worker, some 150 ms of Chromium's CPU a page),
+    which such a test never looks at."""
+    page.route("**/phone/**", _refused)
+
+
 # Whether the page's board looks at its game (board.js, poll).
 _POLLS = "() => !!document.getElementById('board') && !!(window.Ronda && window.Ronda.board)"
 
@@ -172,11 +186,14 @@ MARGIN_S = 0.1
 _last_taps: dict[tuple[int, str], float] = {}
 
 
-def wait_past_double_tap(page: Page, since: float | None = None) -> None:
+def wait_past_double_tap(page: Page, since: float | None = None,
+                         window: float | None = None) -> None:
     """Wait until a tap is a new one, not the same again as the tap the page
-    took at `since` (time.monotonic(); now by default)."""
+    took at `since` (time.monotonic(); now by default). `window`: the page's
+    double-tap seconds, for a caller that read them once (double_tap_seconds)."""
     since = time.monotonic() if since is None else since
-    time.sleep(max(0.0, since + double_tap_seconds(page) + MARGIN_S - time.monotonic()))
+    window = double_tap_seconds(page) if window is None else window
+    time.sleep(max(0.0, since + window + MARGIN_S - time.monotonic()))
 
 
 def _not_a_double_tap(page: Page, name: str) -> None:
@@ -199,19 +216,31 @@ def wait_for_polls(page: Page, count: int = 2) -> None:
             pass
 
 
-# No control of the page is still taking no tap (the settle animations of
-# style.css: the button just recorded, the board after a sheet, the result).
-_SETTLED = "() => !document.getAnimations().some(a => /^settle/.test(a.animationName || ''))"
+# How long until every control of the page takes taps again, in ms (the
+# settle animations of style.css: the button just recorded, the board after a
+# sheet, the result); null once none runs.
+_SETTLE_LEFT = """() => {
+  const left = document.getAnimations().filter(a => /^settle/.test(a.animationName || ''))
+    .map(a => { const t = a.effect.getComputedTiming(); return t.endTime - (t.localTime || 0); });
+  return left.length ? Math.max(0, ...left) : null; }"""
+# An animation ends at the first frame past its end.
+_FRAME_S = 1 / 60
 
 
-def wait_settled(page: Page, seconds: float = 10) -> None:
+def wait_settled(page: Page, seconds: float = 10, then: str | None = None):
     """Wait until every control takes taps again, as a finger that sees the
-    page does. Polled from here: a page without JavaScript runs no animation
-    frame for wait_for_function."""
+    page does. Polled from here (a page without JavaScript runs no animation
+    frame for wait_for_function), asking again when the longest settle is due
+    to end rather than at a fixed beat, which overslept most settles.
+    `then`: a function of the page's, asked in the same look once settled;
+    its answer is returned."""
+    look = f"() => {{ const left = ({_SETTLE_LEFT})(); return left === null ? " \
+           f"{{settled: true, then: ({then or '() => null'})()}} : {{left}}; }}"
     deadline = time.monotonic() + seconds
-    while not page.evaluate(_SETTLED):
+    while not (seen := page.evaluate(look)).get("settled"):
         assert time.monotonic() < deadline, "the page never settled"
-        time.sleep(0.05)
+        time.sleep(min(seen["left"] / 1000 + _FRAME_S, 0.25))
+    return seen["then"]
 
 
 _VERSION = "() => { const b = document.getElementById('board'); return b && b.dataset.version; }"
