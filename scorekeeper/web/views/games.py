@@ -484,7 +484,7 @@ def _tap(game_id: str, form: PlayForm, move: str, meant: _Meant):
     # (once confirmed, they are no longer a draft).
     kept = "" if move == "announce" else board.draft_query(meant.draft, meant.at)
     return _after_action(game_id, stay=request.form.get("stay", "") or kept,
-                         said=_said(tapped.action), shown=tapped.shown)
+                         said=_said(tapped.action, move=move), shown=tapped.shown)
 
 
 def _draft_at_of(back: str | None, version: int) -> int | None:
@@ -515,7 +515,7 @@ def _back_for_choice(error: ScoringError, back: str, draft: list, setup) -> str:
 _SAID = {merge.PLACE: merge.PLACED, merge.AFTER: merge.CLOSED_AFTER, merge.JOIN: merge.JOINED}
 
 
-def _said(action: str, undo: bool = False) -> str | None:
+def _said(action: str, undo: bool = False, move: str = "") -> str | None:
     """What the board says of a tap that another phone's record already did,
     that counted in a deal another phone had left, that closed a deal
     holding another phone's taps its board had not shown, or whose
@@ -524,7 +524,16 @@ def _said(action: str, undo: bool = False) -> str | None:
         return sentence_of(RuleViolation(_SAID[action]))
     if action not in (merge.SAME, merge.DONE):
         return None
-    return sentence_of(RuleViolation(merge.ALREADY_UNDONE if undo else merge.ALREADY_COUNTED))
+    if undo:
+        return sentence_of(RuleViolation(merge.ALREADY_UNDONE))
+    # A hand has one count and a deal one Confirm; a Missa or a hit may
+    # happen again, and the other phone's may have been an earlier one.
+    if action == merge.SAME and move.split(".")[0] not in merge.ONCE:
+        return gettext(ANOTHER_ONE)
+    return sentence_of(RuleViolation(merge.ALREADY_COUNTED))
+
+
+ANOTHER_ONE = N_("Already recorded on another phone: counted once. Another one? Tap it again.")
 
 
 def device_of(form) -> str | None:
