@@ -616,11 +616,9 @@
       var list = labels.slice(from).join(text("list-sep"));
       return sentence.replace("{list}", from ? "…" + text("list-sep") + list : list);
     };
-    shows(quiet, said(0));
-    if (!overflows(quiet)) { return; }
     // The fewest left out that fit, halving the range: each try lays the
     // page out again, and a long wait lists dozens.
-    var low = 1, high = labels.length - 1;
+    var low = 0, high = labels.length - 1;
     while (low < high) {
       var middle = (low + high) >> 1;
       shows(quiet, said(middle));

@@ -65,9 +65,9 @@ def test_a_changed_part_makes_a_new_bundle_at_a_new_address(tmp_path):
 
 
 def test_no_string_of_the_scripts_spans_lines_so_their_indentation_can_go():
-    """slim.py takes out the spaces that begin a line: safe only while no
-    string goes on to a next line (a template literal, a backslash at a
-    line's end)."""
+    """slim.py takes out the spaces that begin a line and the lines left
+    empty: safe only while no string goes on to a next line (a template
+    literal, a backslash at a line's end)."""
     scripts = [*(ROOT / "static").glob("*.js"), *PARTS.glob("*.js")]
     assert len(scripts) >= 6
     for path in scripts:
@@ -75,6 +75,7 @@ def test_no_string_of_the_scripts_spans_lines_so_their_indentation_can_go():
         assert b"`" not in served, path.name
         assert not re.search(rb"\\\n", served), path.name
         assert not re.search(rb"^[ \t]", served, re.M), path.name
+        assert b"\n\n" not in served, path.name
 
 
 def _ends_in_code(prefix: bytes) -> bool:

@@ -8,9 +8,10 @@ quarter smaller once gzipped, which keeps a first visit within its
 lines of `//` comment in JavaScript (no line of board.js starts a string or
 a template with `//`), a `//` comment at the end of a line of code after a
 `;`, `{`, `}`, `,` or `(` (none of ours comes inside a string or a regular
-expression there), `/* ... */` in CSS (no rule holds those in a string), and
-the spaces that begin a line (no string of ours spans lines: the scripts
-have no template literal and no line continued by a backslash).
+expression there), `/* ... */` in CSS (no rule holds those in a string), the
+spaces that begin a line and the lines left empty (no string of ours spans
+lines: the scripts have no template literal and no line continued by a
+backslash).
 tests/web/test_script_bundle.py checks each of these.
 
 The pages' templates are read without the spaces that begin their lines,
@@ -33,6 +34,7 @@ JS_COMMENT_LINE = re.compile(rb"^[ \t]*//[^\n]*\n", re.M)
 JS_TRAILING_COMMENT = re.compile(rb"(?<=[;{},(])[ \t]+//[^\n]*$", re.M)
 CSS_COMMENT = re.compile(rb"/\*.*?\*/\n?", re.S)
 INDENT = re.compile(rb"^[ \t]+", re.M)
+EMPTY_LINES = re.compile(rb"\n\n+")
 TEMPLATE_INDENT = re.compile(r"^[ \t]+", re.M)
 
 
@@ -47,8 +49,10 @@ class UnindentedLoader(FileSystemLoader):
 @lru_cache(maxsize=32)
 def slimmed(mimetype: str, data: bytes) -> bytes:
     if mimetype in JS_TYPES:
-        return INDENT.sub(b"", JS_TRAILING_COMMENT.sub(b"", JS_COMMENT_LINE.sub(b"", data)))
-    return INDENT.sub(b"", CSS_COMMENT.sub(b"", data))
+        data = JS_TRAILING_COMMENT.sub(b"", JS_COMMENT_LINE.sub(b"", data))
+    else:
+        data = CSS_COMMENT.sub(b"", data)
+    return EMPTY_LINES.sub(b"\n", INDENT.sub(b"", data))
 
 
 def slim(response: Response) -> Response:
