@@ -86,15 +86,20 @@ class ConnectionPool:
     a tap (docs/PERFORMANCE.md): closing the last connection to a WAL store
     checkpoints it and deletes the -wal file, and the next one reads the
     schema again. A connection is used by one request at a time; at most
-    `keep` idle ones are kept. One whose file was replaced or removed since
-    it was opened (a restore) is closed rather than reused.
+    `keep` idle ones are kept. When the file changed since the pool last
+    looked at it, after a request of its own, someone else's hand changed it
+    (a restore, a copy, damage): the idle connections are closed rather than
+    reused. A change during one of its requests is the pool's own (a commit
+    that checkpointed the store writes the main file): its connections stay,
+    where reopening every one of them cost the next taps a schema read each.
     """
 
     def __init__(self, path: str, timeout: float, keep: int = 8):  # waitress's threads
         self.path = path
         self.timeout = timeout
         self.keep = keep
-        self._idle: list[tuple[sqlite_utils.Database, tuple[int, ...] | None]] = []
+        self._idle: list[sqlite_utils.Database] = []
+        self._known: tuple[int, ...] | None = None  # the file as the last request left it
         self._lock = threading.Lock()
 
     def _file_identity(self) -> tuple[int, ...] | None:
@@ -110,18 +115,15 @@ class ConnectionPool:
 
     def take(self) -> sqlite_utils.Database:
         identity = self._file_identity()
-        stale = []
+        stale: list[sqlite_utils.Database] = []
         found = None
         with self._lock:
-            while self._idle and found is None:
-                db, opened_on = self._idle.pop()
-                if identity is not None and opened_on == identity:
-                    found = db
-                else:
-                    stale.append(db)
+            if identity is None or identity != self._known:
+                stale, self._idle = self._idle, []
+            elif self._idle:
+                found = self._idle.pop()
         if found is None:
             found = connect(self.path, self.timeout)
-            found._scorekeeper_opened_on = self._file_identity()  # after: connect may make it
         # Closed only now that another connection is open: closing the last
         # one would checkpoint the store and delete its -wal file on this tap's time.
         for db in stale:
@@ -135,16 +137,18 @@ class ConnectionPool:
         except sqlite3.Error:
             db.close()
             return
+        identity = self._file_identity()
         with self._lock:
-            if len(self._idle) < self.keep:
-                self._idle.append((db, getattr(db, "_scorekeeper_opened_on", None)))
+            self._known = identity
+            if identity is not None and len(self._idle) < self.keep:
+                self._idle.append(db)
                 return
         db.close()
 
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
-        for db, _ in idle:
+        for db in idle:
             db.close()
 
 

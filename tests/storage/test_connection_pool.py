@@ -1,0 +1,75 @@
+"""The pool of open connections (storage/db.py): a connection is reused
+across requests, also after one of them checkpointed the store; a store
+changed by another hand between requests gets fresh connections."""
+
+import os
+
+from scorekeeper.storage.db import ConnectionPool, connect, write_transaction
+
+
+def a_store(path) -> None:
+    db = connect(str(path))
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE taps (id INTEGER PRIMARY KEY, body TEXT)")
+        db.conn.commit()
+    finally:
+        db.close()
+
+
+def write_and_checkpoint(db) -> None:
+    """A write whose commit is followed by a checkpoint, which writes the
+    main file (its size and time change), as SQLite's automatic one does
+    once the -wal file holds 1,000 pages."""
+    with write_transaction(db):
+        db.execute("INSERT INTO taps (body) VALUES (?)", ["x" * 20_000])
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def test_a_connection_outlives_its_own_requests_checkpoint(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    a_store(path)
+    pool = ConnectionPool(str(path), 5)
+    db = pool.take()
+    pool.give_back(db)
+    before = os.stat(path)
+    db = pool.take()
+    write_and_checkpoint(db)
+    after = os.stat(path)
+    assert (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns)
+    pool.give_back(db)
+    assert pool.take() is db  # no schema read again on the next tap's time
+    pool.close()
+
+
+def test_a_store_changed_by_another_hand_between_requests_gets_a_fresh_connection(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    a_store(path)
+    pool = ConnectionPool(str(path), 5)
+    db = pool.take()
+    pool.give_back(db)
+    other = connect(str(path))  # not the pool's: a restore, a copy, a repair
+    try:
+        write_and_checkpoint(other)
+    finally:
+        other.close()
+    fresh = pool.take()
+    assert fresh is not db
+    assert fresh.execute("SELECT count(*) FROM taps").fetchone() == (1,)
+    pool.give_back(fresh)
+    pool.close()
+
+
+def test_a_replaced_store_gets_a_fresh_connection(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    a_store(path)
+    pool = ConnectionPool(str(path), 5)
+    db = pool.take()
+    pool.give_back(db)
+    replacement = tmp_path / "restored.sqlite3"
+    a_store(replacement)
+    os.replace(replacement, path)
+    fresh = pool.take()
+    assert fresh is not db
+    pool.give_back(fresh)
+    pool.close()
