@@ -90,6 +90,7 @@ def count(game, events, moves=(), cards=None):
         "deal": state.deal,
         "deals": state.setup.deals_per_hand,
         "last_deal": state.last_deal,
+        "dealer": state.dealer,
         "finished": state.finished,
         "winner": state.winner,
         "to_win": None if state.finished else [[w.standing, w.points] for w in to_win(state)],

@@ -125,14 +125,15 @@
     if (scores && !scores.classList.contains("pending")) { scores.classList.add("pending"); }
     if (scores) { paint.set(scores, "aria-busy", "true"); }
     paint.set(current, "data-counted", "");
-    var deal = current.querySelector(".status-text span");
-    if (!deal) { return; }
+    var lines = current.querySelectorAll(".status-text span");
+    if (!lines.length) { return; }
     var line = paint.escaped(words.deal_line.replace("{hand}", answer.hand)
       .replace("{deal}", answer.deal).replace("{deals}", answer.deals));
     if (answer.last_deal) {
       line += " · <strong class=\"last-deal\">" + paint.escaped(words.last_deal) + "</strong>";
     }
-    paint.showsHtml(deal, line);
+    paint.showsHtml(lines[0], line);
+    if (lines[1]) { paint.showsHtml(lines[1], words.dealer_lines[answer.dealer]); }  // a new hand's
   }
 
   // The hit buttons whose events the count judges (its `moves`).

@@ -303,6 +303,12 @@ def test_a_confirm_left_waiting_is_not_drawn_again_as_a_draft(narrow, table_serv
 
 
 # The end-of-hand sheet's words and numbers, as a scorer reads them.
+def status_lines(page) -> list[str]:
+    """The board's two lines under its top bar: the hand and deal, the dealer."""
+    return [" ".join(line.split()) for line in
+            page.locator("#board .status-text > span").all_text_contents()]
+
+
 SHEET = """() => {
   const sheet = document.querySelector('#board #sheet');
   const text = selector => (sheet.querySelector(selector) || {}).textContent;
@@ -342,14 +348,19 @@ def test_offline_the_end_of_hand_sheet_counts_as_the_servers_then_waits(
     assert narrow.evaluate(SHEET) == served
     screenshot(narrow, f"offline-end-sheet-{language}")
     wait_past_double_tap(narrow)
+    first_lines = status_lines(narrow)
     sheet.locator("button[value=end_hand]").tap()
     expect(sheet).to_have_count(0)
     expect(narrow.locator("html")).to_have_attribute("data-outbox", "1")
     expect_scores(narrow, *map(int, scores.split()))
+    # The next hand's lines, its dealer too, as the server draws them once back.
+    counted_lines = status_lines(narrow)
+    assert counted_lines[0] != first_lines[0] and counted_lines[1] != first_lines[1]
     go_online(narrow)
     expect(narrow.locator("#board")).to_have_attribute("data-version", "1", timeout=SEND_MS)
     expect(narrow.locator("html:not([data-outbox])")).to_have_count(1, timeout=SEND_MS)
     expect_scores(narrow, *map(int, scores.split()))
+    assert status_lines(narrow) == counted_lines
     assert stored(narrow, table_server, game)["scores"] == list(map(int, scores.split()))
 
 

@@ -142,7 +142,7 @@ FILTERS = {
         describe.to_win_text, describe.winner_text, describe.move_words,
         describe.last_trick_outcome, describe.last_trick_text, describe.bdi, describe.event_words,
         describe.event_label, describe.undo_words, describe.announcement_html, describe.parts_text,
-        describe.short_names, describe.line_name,
+        describe.short_names, describe.line_name, describe.dealer_line,
     )},
     # A page's events: their names isolated (<bdi>), as the board's other sentences.
     "event_text": describe.event_html,

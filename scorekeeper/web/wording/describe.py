@@ -205,6 +205,14 @@ def line_name(name: str) -> str:
     return short_name(name, RECENT_NAME_CHARS)
 
 
+def dealer_line(name: str, target: int) -> Markup:
+    """The board's second line: who deals, and the game's target. The board
+    draws it, and the phone's own count draws it for the next hand's dealer
+    while its taps wait (each side's, in the outbox's words)."""
+    return Markup.escape(_("Dealer: %(name)s")) % {"name": bdi(line_name(name))} + \
+        Markup(" · ") + Markup.escape(_("Game in %(target)s")) % {"target": target}
+
+
 def fitted_names(words: str, sides: tuple[str, ...], room: int) -> tuple[str, ...]:
     """`sides` with their longest names cut in the middle, the same length
     for all that are cut, so that `words` (a text that holds each name as an
