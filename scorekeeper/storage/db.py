@@ -86,19 +86,20 @@ class ConnectionPool:
     a tap (docs/PERFORMANCE.md): closing the last connection to a WAL store
     checkpoints it and deletes the -wal file, and the next one reads the
     schema again. A connection is used by one request at a time; at most
-    `keep` idle ones are kept. When the file changed since the pool last
-    looked at it, after a request of its own, someone else's hand changed it
-    (a restore, a copy, damage): the idle connections are closed rather than
-    reused. A change during one of its requests is the pool's own (a commit
-    that checkpointed the store writes the main file): its connections stay,
-    where reopening every one of them cost the next taps a schema read each.
+    `keep` idle ones are kept. One whose file is no longer the store's (a
+    restore put another in its place) is closed rather than reused. When the
+    file changed since the pool last looked at it, after a request of its
+    own, someone else's hand changed it in place (a copy, damage): every idle
+    connection is closed. A change during one of its requests is the pool's
+    own (a commit that checkpointed the store writes the main file): its
+    connections stay, where reopening each cost the next taps a schema read.
     """
 
     def __init__(self, path: str, timeout: float, keep: int = 8):  # waitress's threads
         self.path = path
         self.timeout = timeout
         self.keep = keep
-        self._idle: list[sqlite_utils.Database] = []
+        self._idle: list[tuple[sqlite_utils.Database, tuple[int, ...] | None]] = []
         self._known: tuple[int, ...] | None = None  # the file as the last request left it
         self._lock = threading.Lock()
 
@@ -115,18 +116,24 @@ class ConnectionPool:
 
     def take(self) -> sqlite_utils.Database:
         identity = self._file_identity()
-        stale: list[sqlite_utils.Database] = []
+        stale: list = []
         found = None
         with self._lock:
             if identity is None or identity != self._known:
                 stale, self._idle = self._idle, []
-            elif self._idle:
-                found = self._idle.pop()
+            while self._idle and found is None:
+                db, opened_on = self._idle.pop()
+                if opened_on == identity[:2]:
+                    found = db
+                else:
+                    stale.append((db, opened_on))
         if found is None:
             found = connect(self.path, self.timeout)
+            opened_on = self._file_identity()  # after: connect may make the file
+            found._scorekeeper_opened_on = None if opened_on is None else opened_on[:2]
         # Closed only now that another connection is open: closing the last
         # one would checkpoint the store and delete its -wal file on this tap's time.
-        for db in stale:
+        for db, _ in stale:
             db.close()
         return found
 
@@ -141,14 +148,14 @@ class ConnectionPool:
         with self._lock:
             self._known = identity
             if identity is not None and len(self._idle) < self.keep:
-                self._idle.append(db)
+                self._idle.append((db, getattr(db, "_scorekeeper_opened_on", None)))
                 return
         db.close()
 
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
-        for db in idle:
+        for db, _ in idle:
             db.close()
 
 

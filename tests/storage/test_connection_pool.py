@@ -73,3 +73,18 @@ def test_a_replaced_store_gets_a_fresh_connection(tmp_path):
     assert fresh is not db
     pool.give_back(fresh)
     pool.close()
+
+
+def test_a_store_replaced_during_a_request_is_not_served_from_the_file_it_replaced(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    a_store(path)
+    pool = ConnectionPool(str(path), 5)
+    db = pool.take()
+    replacement = tmp_path / "restored.sqlite3"
+    a_store(replacement)
+    os.replace(replacement, path)  # while the request that took `db` runs
+    pool.give_back(db)
+    fresh = pool.take()
+    assert fresh is not db
+    pool.give_back(fresh)
+    pool.close()
