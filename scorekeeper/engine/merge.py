@@ -64,7 +64,7 @@ ALREADY_UNDONE = N_("Already undone on another phone: not undone twice.")
 PLACED = N_("Counted in the deal it was tapped in: another phone had moved on meanwhile.")
 # What the board says of a close counted after the other phone's taps of its
 # deal, which its board had not shown: they are in the deal it closed.
-CLOSED_AFTER = N_("The deal closed with another phone's taps not yet shown here.")
+CLOSED_AFTER = N_("Deal closed after the other phone's taps, which count in it.")
 # What the board says of announcements joined to those another phone confirmed.
 JOINED = N_("Added to the announcements confirmed on another phone: counted together.")
 

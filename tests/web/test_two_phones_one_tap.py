@@ -120,8 +120,7 @@ def test_a_next_deal_that_had_not_seen_the_other_phones_missa_says_so(client):
     _api(client, board, {"type": "missa", "side": 0})
     closed = _tap(client, deal_one, "next_deal", headers={"X-Board": "1"})
     assert closed.status_code == 200
-    assert ("La donne est close avec des touches d'un autre téléphone pas encore montrées "
-            "ici.") in _words(closed)
+    assert "Donne close après les touches de l'autre téléphone, qui y comptent." in _words(closed)
     state = api_state(client, board)
     assert (state["deal"], state["scores"]) == (2, [1, 0])
 
