@@ -46,10 +46,17 @@
   function notify(text, kind) {
     var notice = document.getElementById("notice");
     if (!notice) { return; }
-    clearTimeout(noticeTimer);
     notice.textContent = text;
-    notice.className = "notice shown " + (kind || "error");
-    if (kind === "info") {
+    notice.className = "notice shown " + kind;
+    fadeSaid();
+  }
+  // So does a board drawn saying something of its tap that is no refusal
+  // (counted once, in the deal it was tapped in, after the other phone's
+  // taps): read, it goes, and the hand's and the dealer's lines under it show.
+  function fadeSaid() {
+    clearTimeout(noticeTimer);
+    var notice = document.getElementById("notice");
+    if (notice && notice.className === "notice shown info") {
       noticeTimer = setTimeout(function () { notice.className = "notice"; }, 4000);
     }
   }
@@ -58,8 +65,8 @@
   // is no longer the news (made offline, no board is drawn that would take it away).
   function clearNotice() {
     var notice = document.getElementById("notice");
-    clearTimeout(noticeTimer);
-    if (notice && notice.classList.contains("shown")) { notice.className = "notice"; }
+    if (notice && notice.className !== "notice") { notice.className = "notice"; }
+    fadeSaid();
   }
 
   // A second tap on the same control within DOUBLE_TAP_MS is the same tap (a
@@ -336,6 +343,7 @@
       var field = document.getElementById(focused);
       if (field) { field.focus(); }
     }
+    fadeSaid();
     ronda.afterSwap.forEach(function (hook) { hook(); });
   }
 
@@ -792,12 +800,14 @@
   ronda.board = {
     element: board, swap: swap, run: run, nextPaint: nextPaint, tick: tick,
     fetchWithin: fetchWithin, poll: poll, busy: function () { return busy > 0; }, showError: showError,
+    notify: notify,
     clearNotice: clearNotice,
     edits: function () { return edits; },
     refresh: function () { return enqueue(here(), { method: "GET", asked: 0 }); }
   };
 
   if (board()) {
+    fadeSaid();
     setInterval(poll, POLL_MS);
   }
   followPlayers();

@@ -133,7 +133,7 @@
       line += " · <strong class=\"last-deal\">" + paint.escaped(words.last_deal) + "</strong>";
     }
     paint.showsHtml(lines[0], line);
-    if (lines[1]) { paint.showsHtml(lines[1], words.dealer_lines[answer.dealer]); }  // a new hand's
+    if (lines[1]) { paint.showsHtml(lines[1], words.dealers[answer.dealer]); }  // a new hand's
   }
 
   // The hit buttons whose events the count judges (its `moves`).

@@ -316,12 +316,10 @@
     return said ? said.textContent : null;
   }
   function keepNews(entry, said) {
-    var notice = document.getElementById("notice");
     if (said) {
       news = said;
-    } else if (news && entry.waited && notice) {
-      notice.textContent = news;
-      notice.className = "notice shown info";
+    } else if (news && entry.waited) {
+      ronda.board.notify(news, "info");  // fades a few seconds after the last answer
     }
     if (!ours(load()).length) { news = null; }  // all sent: the next answer is news of its own
   }

@@ -92,7 +92,8 @@ def test_a_deal_closed_offline_over_the_other_phones_missa_says_so_after_the_tap
     """Offline, a Next deal and a Missa of the next deal; meanwhile the
     other phone taps a Missa of deal 1. Back online, the Next deal closed
     deal 1 with that Missa in it, and the board still says so once the
-    Missa sent after it is counted (its own answer says nothing)."""
+    Missa sent after it is counted (its own answer says nothing), for a
+    few seconds."""
     game, away, other = _phones(new_phone, server)
     go_offline(away)
     _tap(away, "next_deal")
@@ -101,7 +102,10 @@ def test_a_deal_closed_offline_over_the_other_phones_missa_says_so_after_the_tap
     _back(away)
     state = _state(other, server, game)
     assert (state["scores"], state["deal"]) == ([1, 1], 2), state
-    expect(away.locator("#notice")).to_contain_text("La donne est close avec des touches")
+    expect(away.locator("#notice")).to_contain_text("Donne close après les touches de l'autre téléphone")
+    # Read, it fades, and the hand's and the dealer's lines under it show again.
+    expect(away.locator("#notice")).to_be_hidden(timeout=8000)
+    expect(away.locator("#board .status-text")).to_contain_text("Donne 2/6")
 
 
 def test_an_undo_waiting_on_one_phone_takes_back_its_own_tap_while_the_other_taps(
