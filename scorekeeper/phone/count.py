@@ -73,16 +73,7 @@ def count(game, events, moves=(), cards=None):
     announcements are recorded; `settle`: the kind whose ranks must be
     shown before play goes on (None: none). `cards`: the counts typed in
     the end-of-hand sheet, for its `end` (end_of_hand)."""
-    state = start(game)
-    counted = 0
-    for event in events:
-        if event is None:
-            break
-        try:
-            state = apply(state, parse_event(event, state.setup))
-        except ScoringError:
-            break
-        counted += 1
+    state, counted = fold(game, events)
     return {
         "counted": counted,
         "scores": list(state.scores),
@@ -103,6 +94,41 @@ def count(game, events, moves=(), cards=None):
         "end_on": accepts(state, even_count(state.setup)),
         "end": None if cards is None else end_of_hand(state, cards),
     }
+
+
+# The last fold that took every one of its events: ([game, events], state).
+# Taps wait in order and each asks again with one more, so the next fold
+# starts from it instead of from the board's game; a question on another
+# game (the server stored some taps) or on other events (one taken back)
+# folds from the start. The engine's states are never changed once made.
+_LAST_FOLD = []
+
+
+def fold(game, events):
+    """`game` (its plain data) after `events`, up to the first the engine
+    refuses or cannot read: (the state, how many it took)."""
+    state, counted = _folded_before(game, events)
+    for event in events[counted:]:
+        if event is None:
+            break
+        try:
+            state = apply(state, parse_event(event, state.setup))
+        except ScoringError:
+            break
+        counted += 1
+    if counted == len(events):  # kept as copies: a caller may change its own
+        _LAST_FOLD[:] = [json.loads(json.dumps([game, events])), state]
+    return state, counted
+
+
+def _folded_before(game, events):
+    """The last fold's state where `events` begin with its events on the
+    same game, else the game's own: (state, events already folded)."""
+    if _LAST_FOLD:
+        (before, folded), state = _LAST_FOLD
+        if len(folded) <= len(events) and before == game and events[:len(folded)] == folded:
+            return state, len(folded)
+    return start(game), 0
 
 
 def end_of_hand(state, cards):

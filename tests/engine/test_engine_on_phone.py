@@ -15,8 +15,9 @@ from dataclasses import replace
 
 import pytest
 
-from scorekeeper.engine import Setup, new_game, rules_from_spec
+from scorekeeper.engine import Setup, apply, new_game, rules_from_spec
 from scorekeeper.phone import board_files, field_lists, phone_files
+from scorekeeper.phone import count as board_count
 from scorekeeper.phone.count import count, game_data, start
 from scorekeeper.web.pages.board import end_preview
 from support import phone_engine
@@ -116,6 +117,44 @@ def test_the_boards_count_on_the_phone_is_cpythons():
     # with a chain open, some with none.
     assert {one["counted"] < len(it["events"]) for one, it in zip(here, asked)} == {True, False}
     assert {one["chain"] is None for one in here} == {True, False}
+
+
+def test_each_tap_waiting_after_the_last_is_folded_once_and_counts_as_from_the_start(
+        monkeypatch):
+    """Taps wait in order, each asking the count again with one more: the
+    count folds the new tap alone onto its last fold, and answers as a
+    fold from the board's game would, on CPython and on the phone; so does
+    a question on another game, or with a waiting tap taken back."""
+    asked = []
+    for seed in range(4):
+        game = random_game(seed, LENGTH)
+        setup = Setup(tuple(game["sides"]), game["players"], rules_from_spec(game["rules"]),
+                      game["first_dealer"])
+        state = replay_taken(new_game(setup), game["events"][:LENGTH // 3])
+        waiting = taken(state, game["events"][LENGTH // 3:])[:12]
+        board = {"game": game_data(state), "moves": hits_of(setup) + marks_of(setup)}
+        asked += [dict(board, events=waiting[:k]) for k in range(len(waiting) + 1)]
+        asked.append(dict(board, events=waiting[:5] + waiting[6:]))  # the sixth taken back
+    fresh = []
+    for one in asked:
+        board_count._LAST_FOLD.clear()
+        fresh.append(count(one["game"], one["events"], one["moves"]))
+    board_count._LAST_FOLD.clear()
+    folded = []
+    monkeypatch.setattr(board_count, "apply", lambda state, event: folded.append(event) or
+                        apply(state, event))
+    assert [count(one["game"], one["events"], one["moves"]) for one in asked] == fresh
+    assert len(folded) == sum(map(new_taps, asked, [None, *asked[:-1]]))
+    assert len(folded) * 3 < sum(len(one["events"]) for one in asked)  # each fold from the start
+    assert count_on_phone(asked) == json.loads(json.dumps(fresh))
+
+
+def new_taps(one: dict, before: dict | None) -> int:
+    """The taps a question adds to the one before: all of its own but where
+    it goes on from that one's (the same game, its taps and more)."""
+    goes_on = before is not None and one["game"] == before["game"] and \
+        one["events"][:len(before["events"])] == before["events"]
+    return len(one["events"]) - (len(before["events"]) if goes_on else 0)
 
 
 def hits_of(setup) -> list[dict]:
