@@ -192,11 +192,14 @@ def standing_records(db: sqlite_utils.Database, game_id: str, after: int = 0,
     `through`, at most `limit` of them) when given. What they add up to is
     the engine's fold (engine/log.py)."""
     # After and through a record by the fold's order (a placed record is
-    # folded before records older than it).
+    # folded before records older than it). A record's place in that order
+    # is never after its seq, so those after a key have a seq above it: the
+    # seq bounds what the primary key's index reads, where the fold's order
+    # alone read every record of the game (a snapshot's fold, every 16 events).
     where, params = "game_id = ?", [game_id]
     if after:
-        where, params = where + f" AND {FOLD_ORDER} > {_KEY_OF}", params + [game_id, after,
-                                                                          after]
+        where, params = where + f" AND seq > {_KEY_OF} AND {FOLD_ORDER} > {_KEY_OF}", \
+            params + [game_id, after, after] * 2
     if through is not None:
         where, params = where + f" AND {FOLD_ORDER} <= {_KEY_OF}", params + [game_id, through,
                                                                            through]
@@ -277,9 +280,10 @@ def drop_snapshots_from(db: sqlite_utils.Database, game_id: str, seq: int) -> No
     if not seq:
         db.execute("DELETE FROM snapshots WHERE game_id = ?", [game_id])
         return
+    # Bounded by seq as standing_records is: a place is never after its seq.
     db.execute(f"DELETE FROM snapshots WHERE game_id = ? AND seq IN (SELECT seq FROM events"
-               f" WHERE game_id = ? AND {FOLD_ORDER} >= {_KEY_OF})",
-               [game_id, game_id, game_id, seq, seq])
+               f" WHERE game_id = ? AND seq >= {_KEY_OF} AND {FOLD_ORDER} >= {_KEY_OF})",
+               [game_id, game_id, *[game_id, seq, seq] * 2])
 
 
 def snapshot_at_most(db: sqlite_utils.Database, game_id: str, events: int | None = None,
