@@ -4,6 +4,8 @@ changed by another hand between requests gets fresh connections."""
 
 import os
 
+import pytest
+
 from scorekeeper.storage.db import ConnectionPool, connect, write_transaction
 
 
@@ -26,12 +28,26 @@ def write_and_checkpoint(db) -> None:
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def test_a_connection_outlives_its_own_requests_checkpoint(tmp_path):
+@pytest.fixture
+def store(tmp_path):
+    """A store's path and the pool of its connections, closed after the test."""
     path = tmp_path / "store.sqlite3"
     a_store(path)
     pool = ConnectionPool(str(path), 5)
-    db = pool.take()
-    pool.give_back(db)
+    yield path, pool
+    pool.close()
+
+
+def replace_store(path) -> None:
+    """Another store put in its place, as a restore does."""
+    replacement = path.with_name("restored.sqlite3")
+    a_store(replacement)
+    os.replace(replacement, path)
+
+
+def test_a_connection_outlives_its_own_requests_checkpoint(store):
+    path, pool = store
+    pool.give_back(pool.take())
     before = os.stat(path)
     db = pool.take()
     write_and_checkpoint(db)
@@ -39,13 +55,11 @@ def test_a_connection_outlives_its_own_requests_checkpoint(tmp_path):
     assert (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns)
     pool.give_back(db)
     assert pool.take() is db  # no schema read again on the next tap's time
-    pool.close()
+    pool.give_back(db)
 
 
-def test_a_store_changed_by_another_hand_between_requests_gets_a_fresh_connection(tmp_path):
-    path = tmp_path / "store.sqlite3"
-    a_store(path)
-    pool = ConnectionPool(str(path), 5)
+def test_a_store_changed_by_another_hand_between_requests_gets_a_fresh_connection(store):
+    path, pool = store
     db = pool.take()
     pool.give_back(db)
     other = connect(str(path))  # not the pool's: a restore, a copy, a repair
@@ -57,34 +71,23 @@ def test_a_store_changed_by_another_hand_between_requests_gets_a_fresh_connectio
     assert fresh is not db
     assert fresh.execute("SELECT count(*) FROM taps").fetchone() == (1,)
     pool.give_back(fresh)
-    pool.close()
 
 
-def test_a_replaced_store_gets_a_fresh_connection(tmp_path):
-    path = tmp_path / "store.sqlite3"
-    a_store(path)
-    pool = ConnectionPool(str(path), 5)
+def test_a_replaced_store_gets_a_fresh_connection(store):
+    path, pool = store
     db = pool.take()
     pool.give_back(db)
-    replacement = tmp_path / "restored.sqlite3"
-    a_store(replacement)
-    os.replace(replacement, path)
+    replace_store(path)
     fresh = pool.take()
     assert fresh is not db
     pool.give_back(fresh)
-    pool.close()
 
 
-def test_a_store_replaced_during_a_request_is_not_served_from_the_file_it_replaced(tmp_path):
-    path = tmp_path / "store.sqlite3"
-    a_store(path)
-    pool = ConnectionPool(str(path), 5)
+def test_a_store_replaced_during_a_request_is_not_served_from_the_file_it_replaced(store):
+    path, pool = store
     db = pool.take()
-    replacement = tmp_path / "restored.sqlite3"
-    a_store(replacement)
-    os.replace(replacement, path)  # while the request that took `db` runs
+    replace_store(path)  # while the request that took `db` runs
     pool.give_back(db)
     fresh = pool.take()
     assert fresh is not db
     pool.give_back(fresh)
-    pool.close()
