@@ -515,7 +515,7 @@
     if (waiting) {
       loosen(current);
       relabelUndo(current, queued);
-      listSoon();
+      listWaiting(current, queued);
       countWaiting(current, queued, "show");
     }
     showRefusal(refused);
@@ -604,18 +604,6 @@
   // what they will score is the server's to say once they are sent.
   // When they no longer fit its two lines, the oldest give way to "…": the
   // newest are the ones a scorer checks (they were the ones cut off).
-  // Once the tap's score is painted: finding how many fit lays the page out
-  // again a few times, 27 ms of a tap at 4× CPU, which the score need not wait for.
-  var listing = null;
-  function listSoon() {
-    listing = listing || ronda.board.nextPaint().then(function () {
-      listing = null;
-      var current = board(), queued = ours(load());
-      if (current && queued.some(function (entry) { return entry.waited; })) {
-        listWaiting(current, queued);
-      }
-    });
-  }
   function listWaiting(current, queued) {
     var quiet = current.querySelector(".quiet-strip span");
     if (!quiet) { return; }
@@ -627,24 +615,15 @@
       return sentence.replace("{list}", from ? "…" + text("list-sep") + list : list);
     };
     // The fewest left out that fit, halving the range: each try lays the
-    // page out again, and a long wait lists dozens. A tap more leaves out at
-    // least those left out before it, and the same taps as many.
-    var more = queued[0].id === cut.first && queued.length >= cut.count;
-    var low = more ? Math.min(cut.from, labels.length - 1) : 0;
-    var high = labels.length - 1;
-    if (more && low < high) {  // most often as many left out as before still fit
-      shows(quiet, said(low));
-      if (overflows(quiet)) { low += 1; } else { high = low; }
-    }
+    // page out again, and a long wait lists dozens.
+    var low = 0, high = labels.length - 1;
     while (low < high) {
       var middle = (low + high) >> 1;
       shows(quiet, said(middle));
       if (overflows(quiet)) { low = middle + 1; } else { high = middle; }
     }
     shows(quiet, said(low));
-    cut = { first: queued[0].id, count: queued.length, from: low };
   }
-  var cut = {};
 
   function overflows(node) { return node.scrollHeight > node.clientHeight + 1; }
 
@@ -684,12 +663,9 @@
     // (the waiting taps are still listed on the board and on its Undo), also
     // with no tap waiting: cut after one line, "tap it again once it is back"
     // lost the very instruction.
-    // Measured once per sentence and width: a tap's new count lays nothing out.
-    var key = what + "\n" + window.innerWidth;
-    if (what && !(key in full)) { full[key] = overflows(notice.querySelector(".link-what")); }
-    if (what && full[key]) { notice.classList.add("full"); }
+    var words = notice.querySelector(".link-what");
+    if (what && overflows(words)) { notice.classList.add("full"); }
   }
-  var full = {};
 
   // While taps wait, a button off before them may apply after them: the
   // server decides when they are sent.
