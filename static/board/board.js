@@ -41,7 +41,8 @@
 
   // The board's one notice, over its status line (it covers no control and
   // moves nothing): `kind` "error" stays until the board is next drawn,
-  // "info" (why a button is off) fades after a few seconds.
+  // "info" (why a button is off) fades after a few seconds (3 s more than
+  // the "connected again" box, which lies over it for 3 s after a wait).
   var noticeTimer = null;
   function notify(text, kind) {
     var notice = document.getElementById("notice");
@@ -57,7 +58,7 @@
     clearTimeout(noticeTimer);
     var notice = document.getElementById("notice");
     if (notice && notice.className === "notice shown info") {
-      noticeTimer = setTimeout(function () { notice.className = "notice"; }, 4000);
+      noticeTimer = setTimeout(function () { notice.className = "notice"; }, 6000);
     }
   }
   function showError(text) { notify(text, "error"); }

@@ -104,7 +104,7 @@ def test_a_deal_closed_offline_over_the_other_phones_missa_says_so_after_the_tap
     assert (state["scores"], state["deal"]) == ([1, 1], 2), state
     expect(away.locator("#notice")).to_contain_text("Donne close après les touches de l'autre téléphone")
     # Read, it fades, and the hand's and the dealer's lines under it show again.
-    expect(away.locator("#notice")).to_be_hidden(timeout=8000)
+    expect(away.locator("#notice")).to_be_hidden(timeout=10000)
     expect(away.locator("#board .status-text")).to_contain_text("Donne 2/6")
 
 
